@@ -1,1 +1,5 @@
-export const x: number = 1;
+export * from './types';
+export { CountryModel, CompiledModel } from './model';
+export { Simulation } from './simulation';
+export { buildPopulation, populationFromArrays } from './population';
+export { parsePeriod, formatPeriod } from './periods';

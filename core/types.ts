@@ -17,6 +17,8 @@ export interface EntityDef {
   label?: string;
   /** Exactly one entity is the person entity. */
   isPerson: boolean;
+  /** Group entities every instance of this one nests inside (a benefit unit is within a household). */
+  within: string[];
 }
 
 export interface CountryDef {

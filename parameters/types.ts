@@ -17,6 +17,8 @@ export interface UpratingSpec {
   /** Path of the index parameter whose growth extends the series. */
   parameter: string;
   rounding?: { type: 'downwards' | 'upwards' | 'nearest'; interval: number };
+  /** Uprate from this instant instead of the series' last entry (PolicyEngine's `start_instant`). */
+  startInstant?: string;
 }
 
 export interface ParameterMetadata {
@@ -49,6 +51,10 @@ export interface ScaleBracket {
   /** rate for marginal_rate / average_rate, amount for single_amount / marginal_amount. */
   rate?: ParameterLeaf;
   amount?: ParameterLeaf;
+  /** average_rate scales (PolicyEngine's `average_rate` bracket key). */
+  average_rate?: ParameterLeaf;
+  /** Optional multiplier of the bracket's rate (PolicyEngine's `base`). */
+  base?: ParameterLeaf;
 }
 
 export interface ParameterScale {
@@ -80,6 +86,8 @@ export interface ScaleAt {
   thresholds: number[];
   /** rates (marginal_rate, average_rate) or amounts (single_amount, marginal_amount). */
   values: number[];
+  /** True when the amounts are booleans (single_amount eligibility tables), stored as 1/0 in `values`. */
+  boolValues?: boolean;
 }
 
 /** A node's value at an instant: its children by key (breakdown keys are the enum value names or numbers as strings). */

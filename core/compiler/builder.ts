@@ -1,0 +1,85 @@
+import type { Column } from '../types';
+import { literal } from './ir';
+
+export interface KernelDep {
+  name: string;
+  period: string;
+}
+
+/** What a kernel needs from the population at run time. */
+export interface PopulationView {
+  count(entity: string): number;
+  /** Row of `to` containing each row of `from` (from a person: its group; from a group: the group of its first member). */
+  map(from: string, to: string): Int32Array;
+}
+
+export type KernelFn = (C: Column[], K: unknown[], P: PopulationView, H: unknown) => Column;
+
+export class CompileError extends Error {}
+
+/** Raised when an inline local is needed by a loop other than the main one; the variable is recompiled with locals in arrays. */
+export class NeedMaterialize extends Error {}
+
+/**
+ * Collects the pieces of one kernel: dependency columns, constant tables, population maps,
+ * pre-loops ("stages") and the main loop body, then emits JavaScript source.
+ */
+export class KernelBuilder {
+  readonly deps: KernelDep[] = [];
+  private readonly depIndex = new Map<string, number>();
+  readonly consts: unknown[] = [];
+  private readonly maps = new Map<string, string>();
+  private readonly counts = new Set<string>();
+  readonly stages: string[] = [];
+  readonly mainLines: string[] = [];
+  private temps = 0;
+
+  dep(name: string, period: string): string {
+    const key = `${name}@${period}`;
+    let i = this.depIndex.get(key);
+    if (i === undefined) {
+      i = this.deps.length;
+      this.deps.push({ name, period });
+      this.depIndex.set(key, i);
+    }
+    return `c${i}`;
+  }
+
+  constant(value: unknown): string {
+    this.consts.push(value);
+    return `k${this.consts.length - 1}`;
+  }
+
+  map(from: string, to: string): string {
+    const v = `m_${from}_${to}`;
+    this.maps.set(v, `P.map(${literal(from)}, ${literal(to)})`);
+    return v;
+  }
+
+  count(entity: string): string {
+    this.counts.add(entity);
+    return `n_${entity}`;
+  }
+
+  temp(prefix = 't'): string {
+    return `${prefix}${this.temps++}`;
+  }
+
+  source(entity: string, outType: string, maskCode: string | null, defaultCode: string, valueCode: string): string {
+    const lines: string[] = ['"use strict";'];
+    this.deps.forEach((_, i) => lines.push(`const c${i} = C[${i}];`));
+    this.consts.forEach((_, i) => lines.push(`const k${i} = K[${i}];`));
+    for (const [v, expr] of this.maps) lines.push(`const ${v} = ${expr};`);
+    this.counts.add(entity);
+    for (const e of this.counts) lines.push(`const n_${e} = P.count(${literal(e)});`);
+    lines.push(...this.stages);
+    lines.push(`const out = new ${outType}(n_${entity});`);
+    lines.push(`for (let i = 0; i < n_${entity}; i++) {`);
+    if (maskCode) lines.push(`  if (!(${maskCode})) { out[i] = ${defaultCode}; continue; }`);
+    for (const l of this.mainLines) lines.push(`  ${l}`);
+    lines.push(`  out[i] = ${valueCode};`);
+    lines.push('}');
+    lines.push('return out;');
+    return lines.join('\n');
+  }
+}

@@ -1,0 +1,539 @@
+import type { MathNode } from './parser';
+import type { VariableSpec, EntityDef } from '../types';
+import type { ValueAt } from '../../parameters/types';
+import { lastYear } from '../periods';
+import { CompileError, KernelBuilder, NeedMaterialize } from './builder';
+import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, isConst, literal, typeOfConst } from './ir';
+import { indexParam, paramToValue, paramScales, scaleBracketValue } from './params';
+
+export interface CompileEnv {
+  variables: Map<string, VariableSpec>;
+  entities: Map<string, EntityDef>;
+  /** True when every instance of `inner` lies inside one instance of `outer` (a person is inside every group). */
+  isWithin(inner: string, outer: string): boolean;
+  param(path: string): ValueAt;
+  hasParamRoot(name: string): boolean;
+  period: string;
+  aliases: Record<string, string>;
+}
+
+type Local =
+  | { kind: 'ir'; ir: ConstIR | ParamIR }
+  | { kind: 'array'; name: string; entity: string; t: ScalarType; enumInfo?: EnumInfo }
+  | { kind: 'inline'; name: string; entity: string; t: ScalarType; enumInfo?: EnumInfo };
+
+export interface Scope {
+  entity: string;
+  idx: string;
+  main: boolean;
+  locals: Map<string, Local>;
+}
+
+const AGGREGATIONS = new Set(['sum', 'count', 'any', 'all', 'max', 'min', 'first', 'rank']);
+const MATH1: Record<string, string> = { abs: 'Math.abs', floor: 'Math.floor', ceil: 'Math.ceil', sqrt: 'Math.sqrt', exp: 'Math.exp', log: 'Math.log' };
+const CMP: Record<string, string> = { equal: '===', unequal: '!==', smaller: '<', larger: '>', smallerEq: '<=', largerEq: '>=' };
+
+interface Node {
+  type: string;
+  [k: string]: unknown;
+}
+
+function arrayType(t: ScalarType, enumInfo?: EnumInfo): string {
+  if (t === 'num') return 'Float64Array';
+  if (t === 'bool') return 'Uint8Array';
+  return enumInfo && enumInfo.values.length > 255 ? 'Int32Array' : 'Uint8Array';
+}
+
+/** Compiles mathjs expression trees into row code inside a KernelBuilder. */
+export class ExprCompiler {
+  constructor(
+    private readonly b: KernelBuilder,
+    private readonly env: CompileEnv,
+    private readonly inlineLocals: boolean,
+  ) {}
+
+  /** A statement list (`a = ...; b = ...; result`) or a single expression. */
+  compileBody(root: MathNode, scope: Scope, hint?: EnumInfo): IR {
+    const node = root as unknown as Node;
+    if (node.type !== 'BlockNode') return this.compile(root, scope, hint);
+    const blocks = node.blocks as { node: MathNode }[];
+    let last: IR | null = null;
+    blocks.forEach((blk, i) => {
+      const n = blk.node as unknown as Node;
+      if (n.type === 'AssignmentNode') {
+        const name = (n.object as Node).name as string;
+        if (n.index) throw new CompileError(`cannot assign to an index of "${name}"`);
+        this.bindLocal(name, this.compile(n.value as MathNode, scope), scope);
+        if (i === blocks.length - 1) throw new CompileError('the last statement must be the result, not an assignment');
+      } else {
+        if (i !== blocks.length - 1) throw new CompileError('only the last statement may be a bare expression');
+        last = this.compile(blk.node, scope, hint);
+      }
+    });
+    return last!;
+  }
+
+  private bindLocal(name: string, ir: IR, scope: Scope): void {
+    if (this.env.variables.has(name)) throw new CompileError(`local name "${name}" hides the variable of that name`);
+    if (ir.k !== 'row') {
+      scope.locals.set(name, { kind: 'ir', ir });
+      return;
+    }
+    const v = this.b.temp('L_');
+    if (this.inlineLocals && scope.main) {
+      this.b.mainLines.push(`const ${v} = ${ir.code};`);
+      scope.locals.set(name, { kind: 'inline', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo });
+      return;
+    }
+    this.materialize(ir, scope, v);
+    scope.locals.set(name, { kind: 'array', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo });
+  }
+
+  /** Emit a pre-loop writing a row expression into an array named `v`. */
+  private materialize(ir: RowIR, scope: Scope, v: string): void {
+    const n = this.b.count(ir.entity);
+    const conv = ir.t === 'bool' ? `(${ir.code}) ? 1 : 0` : ir.code;
+    this.b.stages.push(
+      `const ${v} = new ${arrayType(ir.t, ir.enumInfo)}(${n});\nfor (let ${scope.idx} = 0; ${scope.idx} < ${n}; ${scope.idx}++) ${v}[${scope.idx}] = ${conv};`,
+    );
+  }
+
+  /** Access an array of `entity` rows from `scope`: directly, or projected from a containing group. */
+  project(arr: string, entity: string, scope: Scope, what: string): string {
+    if (entity === scope.entity) return `${arr}[${scope.idx}]`;
+    if (this.env.isWithin(scope.entity, entity)) return `${arr}[${this.b.map(scope.entity, entity)}[${scope.idx}]]`;
+    throw new CompileError(
+      `${what} is a ${entity} value, read in a ${scope.entity} context: aggregate it (e.g. sum(${what}) or ${scope.entity}.sum(...)) `,
+    );
+  }
+
+  compile(root: MathNode, scope: Scope, hint?: EnumInfo): IR {
+    const node = root as unknown as Node;
+    switch (node.type) {
+      case 'ConstantNode':
+        return this.constant(node.value as number | string | boolean, hint);
+      case 'ParenthesisNode':
+        return this.compile(node.content as MathNode, scope, hint);
+      case 'SymbolNode':
+        return this.symbol(node.name as string, scope);
+      case 'AccessorNode':
+        return this.accessor(node, scope);
+      case 'OperatorNode':
+        return this.operator(node, scope, hint);
+      case 'ConditionalNode':
+        return this.conditional(node.condition as MathNode, node.trueExpr as MathNode, node.falseExpr as MathNode, scope, hint);
+      case 'FunctionNode':
+        return this.call(node, scope, hint);
+      case 'BlockNode':
+        throw new CompileError('statements (;) are only allowed at the top of a formula');
+      case 'AssignmentNode':
+        throw new CompileError('an assignment must be followed by ; and a result');
+      default:
+        throw new CompileError(`unsupported syntax (${node.type}) in "${root.toString()}"`);
+    }
+  }
+
+  private constant(v: number | string | boolean, hint?: EnumInfo): IR {
+    if (typeof v === 'string' && hint) return this.enumConst(v, hint);
+    if (typeof v !== 'number' && typeof v !== 'string' && typeof v !== 'boolean') throw new CompileError(`unsupported constant ${String(v)}`);
+    return { k: 'const', v };
+  }
+
+  private enumConst(name: string, info: EnumInfo): RowIR {
+    const code = info.values.indexOf(name);
+    if (code < 0) throw new CompileError(`"${name}" is not a value of ${info.variable} (${info.values.join(', ')})`);
+    return { k: 'row', code: String(code), entity: '', t: 'enum', enumInfo: info };
+  }
+
+  private symbol(name: string, scope: Scope): IR {
+    const local = scope.locals.get(name);
+    if (local) {
+      if (local.kind === 'ir') return local.ir;
+      if (local.kind === 'inline') {
+        if (!scope.main) throw new NeedMaterialize(name);
+        return { k: 'row', code: local.name, entity: scope.entity, t: local.t, enumInfo: local.enumInfo };
+      }
+      return { k: 'row', code: this.project(local.name, local.entity, scope, name), entity: scope.entity, t: local.t, enumInfo: local.enumInfo };
+    }
+    const alias = this.env.aliases[name];
+    if (alias !== undefined) return this.paramRoot(alias);
+    if (this.env.variables.has(name)) return this.variable(name, this.env.period, scope);
+    if (this.env.hasParamRoot(name)) return this.paramRoot(name);
+    if (this.env.entities.has(name)) throw new CompileError(`entity "${name}" can only be used as ${name}.sum(...), ${name}.count(...) and the like`);
+    throw new CompileError(`unknown name "${name}"`);
+  }
+
+  private variable(name: string, period: string, scope: Scope): RowIR {
+    const spec = this.env.variables.get(name)!;
+    if (spec.type === 'string') throw new CompileError(`${name} is a string variable: declare it as an enum to use it in formulas`);
+    const col = this.b.dep(name, spec.period === 'eternity' ? 'eternity' : period);
+    const t: ScalarType = spec.type === 'bool' ? 'bool' : spec.type === 'enum' ? 'enum' : 'num';
+    const enumInfo = spec.type === 'enum' ? { variable: name, values: spec.possible_values! } : undefined;
+    return { k: 'row', code: this.project(col, spec.entity, scope, name), entity: scope.entity, t, enumInfo };
+  }
+
+  private paramRoot(path: string): ParamIR {
+    // Bracket paths in aliases (rates.uk[0]) are resolved step by step by the tree itself.
+    return { k: 'param', path, leaves: [this.env.param(path)], dims: [] };
+  }
+
+  private accessor(node: Node, scope: Scope): IR {
+    const obj = this.compile(node.object as MathNode, scope);
+    if (obj.k !== 'param') throw new CompileError(`only parameters can be indexed ("${(node.object as MathNode).toString()}")`);
+    const index = node.index as Node;
+    const dims = index.dimensions as MathNode[];
+    if (dims.length !== 1) throw new CompileError('index parameters one key at a time: p[a][b]');
+    const d = dims[0] as unknown as Node;
+    if (index.dotNotation || d.type === 'ConstantNode') return indexParam(obj, { key: d.value as string | number }, this.b);
+    const dyn = this.toRow(this.compile(dims[0], scope), scope);
+    return indexParam(obj, { row: dyn }, this.b);
+  }
+
+  /** Any scalar IR as row code (constants become literals). */
+  toRow(ir: IR, scope: Scope): RowIR {
+    if (ir.k === 'row') return ir;
+    if (ir.k === 'const') {
+      if (typeof ir.v === 'string') throw new CompileError(`"${ir.v}" is a string: strings are only valid compared with an enum or as an enum formula's result`);
+      return { k: 'row', code: literal(ir.v), entity: scope.entity, t: typeOfConst(ir.v) };
+    }
+    return this.toRow(paramToValue(ir, this.b, scope.entity), scope);
+  }
+
+  /** Scalar IR (const or row) of a node: parameters become their values. */
+  scalar(n: MathNode, scope: Scope, hint?: EnumInfo): ConstIR | RowIR {
+    const ir = this.compile(n, scope, hint);
+    return ir.k === 'param' ? paramToValue(ir, this.b, scope.entity) : ir;
+  }
+
+  private num(n: MathNode, scope: Scope): string {
+    const ir = this.toRow(this.scalar(n, scope), scope);
+    if (ir.t === 'enum') throw new CompileError(`"${n.toString()}" is an enum: compare it with a name, e.g. == "VALUE"`);
+    return ir.code;
+  }
+
+  private operator(node: Node, scope: Scope, hint?: EnumInfo): IR {
+    const args = node.args as MathNode[];
+    const fn = node.fn as string;
+    if (node.implicit) {
+      throw new CompileError(`implicit multiplication in "${(node as unknown as MathNode).toString()}": write * explicitly (and numbers without _ separators)`);
+    }
+    if (fn in CMP) return this.compare(fn, args[0], args[1], scope);
+    if (fn === 'unaryPlus') return this.scalar(args[0], scope);
+    const irs = args.map((a) => this.scalar(a, scope, fn === 'and' || fn === 'or' || fn === 'not' ? undefined : hint));
+    if (irs.every(isConst)) return { k: 'const', v: foldOperator(fn, irs.map((c) => (c as ConstIR).v)) };
+    const code = irs.map((ir) => {
+      const r = this.toRow(ir, scope);
+      if (r.t === 'enum') throw new CompileError(`an enum cannot be used in arithmetic ("${(node as unknown as MathNode).toString()}")`);
+      return r.code;
+    });
+    const row = (c: string, t: ScalarType = 'num'): RowIR => ({ k: 'row', code: c, entity: scope.entity, t });
+    switch (fn) {
+      case 'add': return row(`(${code[0]} + ${code[1]})`);
+      case 'subtract': return row(`(${code[0]} - ${code[1]})`);
+      case 'multiply': return row(`(${code[0]} * ${code[1]})`);
+      case 'divide': return row(`(${code[0]} / ${code[1]})`);
+      case 'pow': return row(`(${code[0]} ** ${code[1]})`);
+      case 'mod': return row(`H.mod(${code[0]}, ${code[1]})`);
+      case 'unaryMinus': return row(`(-${code[0]})`);
+      case 'and': return row(`(!!${code[0]} && !!${code[1]})`, 'bool');
+      case 'or': return row(`(!!${code[0]} || !!${code[1]})`, 'bool');
+      case 'xor': return row(`(!!${code[0]} !== !!${code[1]})`, 'bool');
+      case 'not': return row(`(!${code[0]})`, 'bool');
+      default:
+        throw new CompileError(`unsupported operator "${node.op as string}"`);
+    }
+  }
+
+  private compare(fn: string, a: MathNode, b: MathNode, scope: Scope): IR {
+    let l = this.scalar(a, scope);
+    let r = this.scalar(b, scope, l.k === 'row' && l.t === 'enum' ? l.enumInfo : undefined);
+    if (l.k === 'const' && typeof l.v === 'string' && r.k === 'row' && r.t === 'enum') l = this.enumConst(l.v, r.enumInfo!);
+    if (l.k === 'const' && r.k === 'const') return { k: 'const', v: foldOperator(fn, [l.v, r.v]) };
+    const lr = this.toRow(l, scope);
+    const rr = this.toRow(r, scope);
+    if ((lr.t === 'enum') !== (rr.t === 'enum')) throw new CompileError(`cannot compare an enum with a number in "${a.toString()} ${CMP[fn]} ${b.toString()}"`);
+    if (lr.t === 'enum') {
+      if (fn !== 'equal' && fn !== 'unequal') throw new CompileError('enums can only be compared with == and !=');
+      const lv = lr.enumInfo!.values, rv = rr.enumInfo!.values;
+      if (lv !== rv && lv.join() !== rv.join()) throw new CompileError(`${lr.enumInfo!.variable} and ${rr.enumInfo!.variable} have different possible values`);
+    }
+    return { k: 'row', code: `(${lr.code} ${CMP[fn]} ${rr.code})`, entity: scope.entity, t: 'bool' };
+  }
+
+  private conditional(c: MathNode, a: MathNode, b: MathNode, scope: Scope, hint?: EnumInfo): IR {
+    const cond = this.scalar(c, scope);
+    if (cond.k === 'const') return this.compile(cond.v ? a : b, scope, hint);
+    let x = this.scalar(a, scope, hint);
+    let y = this.scalar(b, scope, hint ?? (x.k === 'row' && x.t === 'enum' ? x.enumInfo : undefined));
+    if (!hint && x.k === 'const' && typeof x.v === 'string' && y.k === 'row' && y.t === 'enum') x = this.enumConst(x.v, y.enumInfo!);
+    if (x.k === 'const' && y.k === 'const' && x.v === y.v) return x;
+    const xr = this.toRow(x, scope), yr = this.toRow(y, scope);
+    if ((xr.t === 'enum') !== (yr.t === 'enum')) throw new CompileError(`both branches of a condition must be enums or both numbers ("${a.toString()}", "${b.toString()}")`);
+    const t: ScalarType = xr.t === yr.t ? xr.t : 'num';
+    y = yr;
+    return { k: 'row', code: `(${this.toRow(cond, scope).code} ? ${xr.code} : ${yr.code})`, entity: scope.entity, t, enumInfo: xr.enumInfo ?? yr.enumInfo };
+  }
+
+  private call(node: Node, scope: Scope, hint?: EnumInfo): IR {
+    const args = node.args as MathNode[];
+    const fnNode = node.fn as Node;
+    if (fnNode.type === 'AccessorNode') {
+      const obj = fnNode.object as Node;
+      const idx = (fnNode.index as Node).dimensions as Node[];
+      const method = idx[0]?.value as string;
+      if (obj.type === 'SymbolNode' && this.env.entities.has(obj.name as string) && AGGREGATIONS.has(method)) {
+        return this.aggregate(method, obj.name as string, args, scope);
+      }
+      throw new CompileError(`unknown function "${(node.fn as MathNode).toString()}"`);
+    }
+    const name = fnNode.name as string;
+    const arity = (min: number, max = min) => {
+      if (args.length < min || args.length > max) {
+        throw new CompileError(`${name}() takes ${min === max ? min : `${min} to ${max === Infinity ? 'any number of' : max}`} arguments, got ${args.length}`);
+      }
+    };
+    switch (name) {
+      case 'if':
+      case 'where':
+        arity(3);
+        return this.conditional(args[0], args[1], args[2], scope, hint);
+      case 'select': {
+        if (args.length < 3 || args.length % 2 === 0) throw new CompileError('select(c1, v1, c2, v2, ..., default) takes pairs and a default');
+        return this.compile(selectToConditional(args), scope, hint);
+      }
+      case 'max':
+      case 'min': {
+        arity(1, Infinity);
+        if (this.wantsAggregation(args, scope)) return this.aggregate(name, scope.entity, args, scope);
+        if (args.length === 1) return this.scalar(args[0], scope);
+        const irs = args.map((a) => this.scalar(a, scope));
+        if (irs.every(isConst)) return { k: 'const', v: (name === 'max' ? Math.max : Math.min)(...irs.map((c) => Number((c as ConstIR).v))) };
+        return { k: 'row', code: `Math.${name}(${args.map((a) => this.num(a, scope)).join(', ')})`, entity: scope.entity, t: 'num' };
+      }
+      case 'sum':
+      case 'count':
+      case 'any':
+      case 'all':
+      case 'first':
+        return this.aggregate(name, scope.entity, args, scope);
+      case 'abs':
+      case 'floor':
+      case 'ceil':
+      case 'sqrt':
+      case 'exp':
+      case 'log': {
+        arity(1);
+        const ir = this.scalar(args[0], scope);
+        if (ir.k === 'const') return { k: 'const', v: (Math as unknown as Record<string, (x: number) => number>)[name](Number(ir.v)) };
+        return { k: 'row', code: `${MATH1[name]}(${this.num(args[0], scope)})`, entity: scope.entity, t: 'num' };
+      }
+      case 'round': {
+        arity(1, 2);
+        const digits = args.length === 2 ? this.scalar(args[1], scope) : ({ k: 'const', v: 0 } as ConstIR);
+        if (digits.k !== 'const') throw new CompileError('round(x, digits): digits must be a constant');
+        return { k: 'row', code: `H.round(${this.num(args[0], scope)}, ${Number(digits.v)})`, entity: scope.entity, t: 'num' };
+      }
+      case 'clip': {
+        arity(3);
+        const [x, lo, hi] = args.map((a) => this.num(a, scope));
+        return { k: 'row', code: `Math.min(Math.max(${x}, ${lo}), ${hi})`, entity: scope.entity, t: 'num' };
+      }
+      case 'isin': {
+        arity(2, Infinity);
+        const x = this.toRow(this.scalar(args[0], scope), scope);
+        const opts = args.slice(1).map((a) => this.toRow(this.scalar(a, scope, x.t === 'enum' ? x.enumInfo : undefined), scope));
+        return { k: 'row', code: `(${opts.map((o) => `${x.code} === ${o.code}`).join(' || ')})`, entity: scope.entity, t: 'bool' };
+      }
+      case 'last_year': {
+        arity(1);
+        const a = args[0] as unknown as Node;
+        if (a.type !== 'SymbolNode' || !this.env.variables.has(a.name as string)) throw new CompileError('last_year() takes a variable name');
+        return this.variable(a.name as string, lastYear(this.env.period), scope);
+      }
+      case 'marginal':
+      case 'marginal_amount':
+      case 'stepsum':
+      case 'lookup':
+      case 'average':
+        return this.scaleCall(name, args, scope);
+      case 'threshold':
+      case 'rate':
+      case 'amount': {
+        arity(2);
+        const s = this.compile(args[0], scope);
+        const k = this.scalar(args[1], scope);
+        if (s.k !== 'param' || k.k !== 'const') throw new CompileError(`${name}(scale, k) takes a scale parameter and a constant bracket number`);
+        return scaleBracketValue(s, Number(k.v), name, this.b, scope.entity);
+      }
+      default:
+        throw new CompileError(`unknown function "${name}"`);
+    }
+  }
+
+  private scaleCall(name: string, args: MathNode[], scope: Scope): IR {
+    if (args.length < 2 || args.length > 3) throw new CompileError(`${name}(scale, x[, breakdown]) takes 2 or 3 arguments`);
+    let s = this.compile(args[0], scope);
+    if (s.k !== 'param') throw new CompileError(`${name}(): "${args[0].toString()}" is not a scale parameter`);
+    if (args.length === 3) s = indexParam(s, { row: this.toRow(this.compile(args[2], scope), scope) }, this.b);
+    const x = this.num(args[1], scope);
+    const { thresholds, values, index } = paramScales(s, this.b, name);
+    const fn = name === 'marginal' ? 'marginal' : name === 'lookup' ? 'lookup' : name === 'average' ? 'average' : 'stepsum';
+    const sel = index === null ? '' : `[${index}]`;
+    return { k: 'row', code: `H.${fn}(${thresholds}${sel}, ${values}${sel}, ${x})`, entity: scope.entity, t: 'num' };
+  }
+
+  /** max/min with member-level arguments in a group formula aggregate; otherwise they are element-wise. */
+  private wantsAggregation(args: MathNode[], scope: Scope): boolean {
+    if (args.length > 2) return false;
+    return args.some((a) => this.memberLevel(a, scope).length > 0);
+  }
+
+  /** Entities strictly below the scope's entity read (unaggregated) by an expression. */
+  memberLevel(n: MathNode, scope: Scope): string[] {
+    const found = new Set<string>();
+    const visit = (node: Node, skip: boolean) => {
+      if (node.type === 'FunctionNode') {
+        const fn = node.fn as Node;
+        const isAgg = (fn.type === 'SymbolNode' && ['sum', 'count', 'any', 'all', 'first'].includes(fn.name as string)) || fn.type === 'AccessorNode';
+        for (const a of node.args as Node[]) visit(a, skip || isAgg);
+        return;
+      }
+      if (node.type === 'SymbolNode' && !skip) {
+        const name = node.name as string;
+        const local = scope.locals.get(name);
+        let entity: string | undefined;
+        if (local) entity = local.kind === 'ir' ? undefined : local.entity;
+        else if (!(name in this.env.aliases)) entity = this.env.variables.get(name)?.entity;
+        if (entity && entity !== scope.entity && this.env.isWithin(entity, scope.entity)) found.add(entity);
+        return;
+      }
+      if (node.type === 'AccessorNode') {
+        visit(node.object as Node, skip);
+        for (const d of (node.index as Node).dimensions as Node[]) visit(d, skip);
+        return;
+      }
+      for (const key of ['args', 'content', 'condition', 'trueExpr', 'falseExpr']) {
+        const v = node[key];
+        if (Array.isArray(v)) v.forEach((c) => visit(c as Node, skip));
+        else if (v && typeof v === 'object') visit(v as Node, skip);
+      }
+    };
+    visit(n as unknown as Node, false);
+    return [...found];
+  }
+
+  /** Aggregate over the members of `target` (a group containing the scope's entity, or the scope's own group). */
+  private aggregate(fn: string, target: string, args: MathNode[], scope: Scope): IR {
+    const te = this.env.entities.get(target)!;
+    if (te.isPerson) throw new CompileError(`${fn}() aggregates over a group's members: in a ${target} formula name the group, e.g. benunit.${fn}(...)`);
+    if (target !== scope.entity && !this.env.isWithin(scope.entity, target)) {
+      throw new CompileError(`${target}.${fn}() cannot be used in a ${scope.entity} formula: ${scope.entity} is not inside ${target}`);
+    }
+    const limits: Record<string, [number, number]> = { sum: [1, 2], count: [0, 1], any: [1, 1], all: [1, 1], max: [1, 2], min: [1, 2], first: [1, 1], rank: [1, 2] };
+    const [lo, hi] = limits[fn];
+    if (args.length < lo || args.length > hi) throw new CompileError(`${fn}() takes ${lo === hi ? lo : `${lo} or ${hi}`} argument(s), got ${args.length}`);
+    const members = new Set<string>();
+    for (const a of args) for (const e of this.memberLevel(a, { ...scope, entity: target })) members.add(e);
+    const person = [...this.env.entities.values()].find((e) => e.isPerson)!.key;
+    const member = members.size === 1 ? [...members][0] : person;
+    if (fn === 'rank' && member !== person) throw new CompileError('rank() orders the persons of a group');
+    const inner: Scope = { entity: member, idx: this.b.temp('j'), main: false, locals: scope.locals };
+    const n = this.b.count(member);
+    const m = this.b.map(member, target);
+    const nT = this.b.count(target);
+    const out = this.b.temp('a');
+    const j = inner.idx;
+    const rowOf = (a: MathNode) => this.toRow(this.scalar(a, inner), inner);
+    const condOf = (a: MathNode | undefined) => (a ? `(${rowOf(a).code})` : 'true');
+    let stage: string;
+    let t: ScalarType = 'num';
+    switch (fn) {
+      case 'sum': {
+        const x = rowOf(args[0]).code;
+        stage = `const ${out} = new Float64Array(${nT});\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) ${out}[${m}[${j}]] += ${x}; }`;
+        break;
+      }
+      case 'count':
+        stage = `const ${out} = new Float64Array(${nT});\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] += 1; }`;
+        break;
+      case 'any':
+        t = 'bool';
+        stage = `const ${out} = new Uint8Array(${nT});\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] = 1; }`;
+        break;
+      case 'all':
+        t = 'bool';
+        stage = `const ${out} = new Uint8Array(${nT}).fill(1);\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (!${condOf(args[0])}) ${out}[${m}[${j}]] = 0; }`;
+        break;
+      case 'max':
+      case 'min': {
+        const x = rowOf(args[0]).code;
+        const init = fn === 'max' ? '-Infinity' : 'Infinity';
+        const better = fn === 'max' ? '>' : '<';
+        const v = this.b.temp('v');
+        stage =
+          `const ${out} = new Float64Array(${nT}).fill(${init});\n` +
+          `for (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) { const ${v} = ${x}; if (${v} ${better} ${out}[${m}[${j}]]) ${out}[${m}[${j}]] = ${v}; } }\n` +
+          // A group with no (matching) member aggregates to 0, as PolicyEngine's group max/min do on empty groups.
+          `for (let ${j} = 0; ${j} < ${nT}; ${j}++) if (${out}[${j}] === ${init}) ${out}[${j}] = 0;`;
+        break;
+      }
+      case 'first': {
+        const x = rowOf(args[0]);
+        t = x.t;
+        const seen = this.b.temp('s');
+        stage =
+          `const ${out} = new ${arrayType(x.t, x.enumInfo)}(${nT}); const ${seen} = new Uint8Array(${nT});\n` +
+          `for (let ${j} = 0; ${j} < ${n}; ${j}++) { const g = ${m}[${j}]; if (!${seen}[g]) { ${seen}[g] = 1; ${out}[g] = ${x.t === 'bool' ? `(${x.code}) ? 1 : 0` : x.code}; } }`;
+        this.b.stages.push(stage);
+        return { k: 'row', code: this.project(out, target, scope, `${fn}()`), entity: scope.entity, t, enumInfo: x.enumInfo };
+      }
+      case 'rank': {
+        if (scope.entity !== person) throw new CompileError('rank() gives a position per person: use it in a person formula');
+        const key = this.b.temp('r'), cond = this.b.temp('r');
+        stage =
+          `const ${key} = new Float64Array(${n});\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${key}[${j}] = ${rowOf(args[0]).code};\n` +
+          (args[1] ? `const ${cond} = new Uint8Array(${n});\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;\n` : '') +
+          `const ${out} = H.rank(${key}, ${args[1] ? cond : 'null'}, ${m});`;
+        this.b.stages.push(stage);
+        return { k: 'row', code: `${out}[${scope.idx}]`, entity: scope.entity, t: 'num' };
+      }
+      default:
+        throw new CompileError(`unknown aggregation ${fn}`);
+    }
+    this.b.stages.push(stage);
+    return { k: 'row', code: this.project(out, target, scope, `${fn}()`), entity: scope.entity, t };
+  }
+}
+
+function selectToConditional(args: MathNode[]): MathNode {
+  // Built lazily from the argument nodes so errors still quote the user's text.
+  let node: unknown = args[args.length - 1];
+  for (let i = args.length - 3; i >= 0; i -= 2) {
+    node = { type: 'ConditionalNode', condition: args[i], trueExpr: args[i + 1], falseExpr: node, toString: () => `select(...)` };
+  }
+  return node as MathNode;
+}
+
+function foldOperator(fn: string, v: (number | boolean | string)[]): number | boolean | string {
+  const [a, b] = v as [number, number];
+  switch (fn) {
+    case 'add': return a + b;
+    case 'subtract': return a - b;
+    case 'multiply': return a * b;
+    case 'divide': return a / b;
+    case 'pow': return a ** b;
+    case 'mod': { const r = a % b; return r !== 0 && (r < 0) !== (b < 0) ? r + b : r; }
+    case 'unaryMinus': return -a;
+    case 'and': return !!a && !!b;
+    case 'or': return !!a || !!b;
+    case 'xor': return !!a !== !!b;
+    case 'not': return !a;
+    case 'equal': return v[0] === v[1];
+    case 'unequal': return v[0] !== v[1];
+    case 'smaller': return a < b;
+    case 'larger': return a > b;
+    case 'smallerEq': return a <= b;
+    case 'largerEq': return a >= b;
+    default: throw new CompileError(`unsupported operator ${fn}`);
+  }
+}

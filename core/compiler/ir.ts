@@ -1,0 +1,60 @@
+import type { ValueAt } from '../../parameters/types';
+
+/** Enum metadata carried by enum-valued expressions so names can be turned into codes. */
+export interface EnumInfo {
+  /** Variable that defines the enum (for messages). */
+  variable: string;
+  values: string[];
+}
+
+export type ScalarType = 'num' | 'bool' | 'enum' | 'str';
+
+/** A compile-time constant (folded). */
+export interface ConstIR {
+  k: 'const';
+  v: number | boolean | string;
+}
+
+/** A per-row value: `code` is a JS expression valid inside a loop over `entity` with index `idx`. */
+export interface RowIR {
+  k: 'row';
+  code: string;
+  entity: string;
+  t: ScalarType;
+  enumInfo?: EnumInfo;
+}
+
+/** A parameter value that is not a scalar yet (a node, a scale, a list), possibly indexed by columns. */
+export interface ParamIR {
+  k: 'param';
+  path: string;
+  /** One leaf per combination of the dynamic dimensions (row-major), a single leaf when there are none. */
+  leaves: ValueAt[];
+  dims: ParamDim[];
+}
+
+export interface ParamDim {
+  /** Row expression giving the position (0..size-1) in this dimension. */
+  code: string;
+  entity: string;
+  size: number;
+}
+
+export type IR = ConstIR | RowIR | ParamIR;
+
+export function isConst(ir: IR): ir is ConstIR {
+  return ir.k === 'const';
+}
+
+export function literal(v: number | boolean | string): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return 'Infinity';
+  if (v === -Infinity) return '-Infinity';
+  return Object.is(v, -0) ? '-0' : String(v);
+}
+
+export function typeOfConst(v: number | boolean | string): ScalarType {
+  return typeof v === 'number' ? 'num' : typeof v === 'boolean' ? 'bool' : 'str';
+}

@@ -1,0 +1,107 @@
+/**
+ * Helpers called from generated kernels. They are monomorphic and small so V8 inlines them.
+ * Scale semantics follow OpenFisca's tax scales.
+ */
+
+/** Tax on x under marginal rates: sum of rate_k * (min(x, t_{k+1}) - t_k)+. */
+export function marginal(t: Float64Array, r: Float64Array, x: number): number {
+  let tax = 0;
+  const n = t.length;
+  for (let k = 0; k < n; k++) {
+    const lo = t[k];
+    if (x <= lo) break;
+    const hi = k + 1 < n ? t[k + 1] : Infinity;
+    tax += r[k] * ((x < hi ? x : hi) - lo);
+  }
+  return tax;
+}
+
+/** Index of the bracket x falls in (largest k with t_k <= x), or -1 below the first threshold. */
+export function bracket(t: Float64Array, x: number): number {
+  let k = -1;
+  for (let j = 0; j < t.length; j++) {
+    if (t[j] <= x) k = j;
+    else break;
+  }
+  return k;
+}
+
+/** The value (amount or rate) of the bracket x falls in; 0 below the first threshold. */
+export function lookup(t: Float64Array, v: Float64Array, x: number): number {
+  const k = bracket(t, x);
+  return k < 0 ? 0 : v[k];
+}
+
+/** Sum of the amounts of every bracket whose threshold x exceeds (marginal-amount scales). */
+export function stepsum(t: Float64Array, a: Float64Array, x: number): number {
+  let s = 0;
+  for (let k = 0; k < t.length; k++) {
+    if (x > t[k]) s += a[k];
+    else break;
+  }
+  return s;
+}
+
+/** Average-rate scales: the rate is interpolated linearly between bracket thresholds, times x. */
+export function average(t: Float64Array, r: Float64Array, x: number): number {
+  const n = t.length;
+  if (n === 0) return 0;
+  if (x <= t[0]) return r[0] * x;
+  for (let k = 0; k + 1 < n; k++) {
+    if (x < t[k + 1]) {
+      const f = (x - t[k]) / (t[k + 1] - t[k]);
+      return (r[k] + f * (r[k + 1] - r[k])) * x;
+    }
+  }
+  return r[n - 1] * x;
+}
+
+/** Round half to even, as numpy does. */
+export function round(x: number, digits: number): number {
+  const m = 10 ** digits;
+  const y = x * m;
+  const f = Math.floor(y);
+  const d = y - f;
+  let r: number;
+  if (d > 0.5 + 1e-9) r = f + 1;
+  else if (d < 0.5 - 1e-9) r = f;
+  else r = f % 2 === 0 ? f : f + 1;
+  return r / m;
+}
+
+/** Floor modulo, as numpy's `%`. */
+export function mod(a: number, b: number): number {
+  const r = a % b;
+  return r !== 0 && (r < 0) !== (b < 0) ? r + b : r;
+}
+
+/** Position of an integer in a contiguous breakdown starting at `lo` with `size` keys (nearest end outside). */
+export function clampIndex(x: number, lo: number, size: number): number {
+  const k = Math.round(x) - lo;
+  return k < 0 ? 0 : k >= size ? size - 1 : k;
+}
+
+/**
+ * Rank of each row within its group ordered by key ascending (ties by row order); rows where
+ * `cond` is 0 get -1 and are not counted.
+ */
+export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Array): Int32Array {
+  const n = key.length;
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) if (!cond || cond[i]) order.push(i);
+  order.sort((a, b) => group[a] - group[b] || key[a] - key[b] || a - b);
+  const out = new Int32Array(n).fill(-1);
+  let prev = -1;
+  let r = 0;
+  for (const i of order) {
+    if (group[i] !== prev) {
+      prev = group[i];
+      r = 0;
+    }
+    out[i] = r++;
+  }
+  return out;
+}
+
+export const runtime = { marginal, bracket, lookup, stepsum, average, round, mod, clampIndex, rank };
+export type Runtime = typeof runtime;

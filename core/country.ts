@@ -1,0 +1,76 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import Ajv from 'ajv';
+import { CountryDef, EngineError } from './types';
+import { readYaml } from './yaml';
+
+const schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'label', 'version', 'currency', 'year_instant', 'entities'],
+  properties: {
+    id: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+    label: { type: 'string' },
+    version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+([-+].*)?$' },
+    currency: { type: 'string' },
+    year_instant: { type: 'string', pattern: '^(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' },
+    description: { type: 'string' },
+    entities: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['key', 'plural'],
+        properties: {
+          key: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+          plural: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+          label: { type: 'string' },
+          person: { type: 'boolean' },
+          within: { type: 'array', items: { type: 'string' } },
+          description: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+const validate = new Ajv({ allErrors: true }).compile(schema);
+
+export function loadCountry(folder: string): CountryDef {
+  const file = path.join(folder, 'country.yaml');
+  if (!fs.existsSync(file)) throw new EngineError(`${file}: country.yaml not found`, file);
+  const raw = readYaml(file);
+  if (!validate(raw)) {
+    const e = validate.errors![0];
+    throw new EngineError(`${file}: ${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ''}`, file);
+  }
+  const r = raw as unknown as {
+    id: string; label: string; version: string; currency: string; year_instant: string;
+    entities: { key: string; plural: string; label?: string; person?: boolean; within?: string[] }[];
+  };
+  const persons = r.entities.filter((e) => e.person);
+  if (persons.length !== 1) throw new EngineError(`${file}: exactly one entity must have person: true (found ${persons.length})`, file);
+  const keys = new Set<string>();
+  for (const e of r.entities) {
+    for (const k of [e.key, e.plural]) {
+      if (keys.has(k)) throw new EngineError(`${file}: entity name "${k}" is used twice`, file);
+      keys.add(k);
+    }
+  }
+  const groupKeys = new Set(r.entities.filter((e) => !e.person).map((e) => e.key));
+  for (const e of r.entities) {
+    for (const w of e.within ?? []) {
+      if (!groupKeys.has(w) || w === e.key) throw new EngineError(`${file}: entity ${e.key}: within names "${w}", which is not another group entity`, file);
+    }
+  }
+  return {
+    id: r.id,
+    label: r.label,
+    version: r.version,
+    currency: r.currency,
+    yearInstant: r.year_instant,
+    entities: r.entities.map((e) => ({ key: e.key, plural: e.plural, label: e.label, isPerson: !!e.person, within: e.person ? [] : e.within ?? [] })),
+    folder,
+  };
+}

@@ -1,0 +1,190 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ParameterTree } from '../parameters/tree';
+import type { Reform, ValueAt } from '../parameters/types';
+import { loadCountry } from './country';
+import { CompileEnv } from './compiler/expr';
+import { compileVariable, Kernel } from './compiler/variable';
+import { instantOf } from './periods';
+import { CountryDef, EngineError, EntityDef, VariableSpec } from './types';
+import { loadVariables } from './variables';
+
+/**
+ * A country's rules: entities, variable specs and the parameter tree. Immutable; compiled forms
+ * (per reform) are cached on it.
+ */
+export class CountryModel {
+  private readonly entityMap: Map<string, EntityDef>;
+  private readonly compiledCache = new Map<string, CompiledModel>();
+
+  constructor(
+    readonly country: CountryDef,
+    readonly variables: Map<string, VariableSpec>,
+    readonly parameters: ParameterTree,
+  ) {
+    this.entityMap = new Map(country.entities.map((e) => [e.key, e]));
+    for (const spec of variables.values()) {
+      if (!this.entityMap.has(spec.entity)) {
+        throw new EngineError(`${spec.file}: variable ${spec.name}: unknown entity "${spec.entity}" (entities: ${[...this.entityMap.keys()].join(', ')})`, spec.file, spec.name);
+      }
+    }
+  }
+
+  static load(folder: string): CountryModel {
+    const country = loadCountry(folder);
+    const variables = loadVariables(path.join(folder, 'variables'));
+    const paramDir = path.join(folder, 'parameters');
+    const breakdownValues = (name: string) => variables.get(name)?.possible_values;
+    const parameters = fs.existsSync(paramDir)
+      ? ParameterTree.loadFolder(paramDir, { breakdownValues })
+      : ParameterTree.fromObject({}, '', paramDir, { breakdownValues });
+    return new CountryModel(country, variables, parameters);
+  }
+
+  get entities(): Map<string, EntityDef> {
+    return this.entityMap;
+  }
+
+  personEntity(): EntityDef {
+    return this.country.entities.find((e) => e.isPerson)!;
+  }
+
+  entity(key: string): EntityDef {
+    const e = this.entityMap.get(key);
+    if (!e) throw new EngineError(`unknown entity "${key}" (entities: ${[...this.entityMap.keys()].join(', ')})`);
+    return e;
+  }
+
+  entityByPlural(plural: string): EntityDef | undefined {
+    return this.country.entities.find((e) => e.plural === plural);
+  }
+
+  variable(name: string): VariableSpec {
+    const v = this.variables.get(name);
+    if (!v) throw new EngineError(`unknown variable "${name}"`);
+    return v;
+  }
+
+  /** True when every instance of `inner` lies inside one instance of `outer`. */
+  isWithin(inner: string, outer: string): boolean {
+    if (inner === outer) return false;
+    const o = this.entityMap.get(outer);
+    if (!o || o.isPerson) return false;
+    const i = this.entityMap.get(inner);
+    if (!i) return false;
+    return i.isPerson || i.within.includes(outer);
+  }
+
+  /** The compiled model for a reform (cached by the reform's content). */
+  compiled(reform?: Reform): CompiledModel {
+    const params = reform && Object.keys(reform).length ? this.parameters.withReform(reform) : this.parameters;
+    const key = params.fingerprint();
+    let c = this.compiledCache.get(key);
+    if (!c) {
+      c = new CompiledModel(this, params);
+      this.compiledCache.set(key, c);
+    }
+    return c;
+  }
+}
+
+/** Kernels of every variable, compiled lazily per period under one parameter tree (baseline or reform). */
+export class CompiledModel {
+  private readonly kernels = new Map<string, Kernel | null>();
+  private readonly envs = new Map<string, CompileEnv>();
+
+  constructor(
+    readonly model: CountryModel,
+    readonly parameters: ParameterTree,
+  ) {}
+
+  private env(period: string, spec: VariableSpec): CompileEnv {
+    const base = this.periodEnv(period);
+    return spec.params ? { ...base, aliases: spec.params } : base;
+  }
+
+  private periodEnv(period: string): CompileEnv {
+    let env = this.envs.get(period);
+    if (!env) {
+      const model = this.model;
+      const params = this.parameters;
+      const instant = period === 'eternity' ? null : instantOf(period, model.country.yearInstant);
+      const cache = new Map<string, ValueAt>();
+      const roots = new Set<string>();
+      for (const [p] of params.leaves()) roots.add(p.split(/[.[]/)[0]);
+      env = {
+        variables: model.variables,
+        entities: model.entities,
+        isWithin: (a, b) => model.isWithin(a, b),
+        hasParamRoot: (name) => roots.has(name),
+        param: (p) => {
+          if (instant === null) throw new EngineError(`parameters cannot be read in an eternity formula (${p})`);
+          let v = cache.get(p);
+          if (v === undefined) {
+            v = params.at(p, instant);
+            cache.set(p, v);
+          }
+          return v;
+        },
+        period,
+        aliases: {},
+      };
+      this.envs.set(period, env);
+    }
+    return env;
+  }
+
+  /** The kernel computing `name` at `period` (its definition period), or null for an input. */
+  kernel(name: string, period: string): Kernel | null {
+    const key = `${name}@${period}`;
+    let k = this.kernels.get(key);
+    if (k === undefined) {
+      const spec = this.model.variable(name);
+      k = compileVariable(spec, period, this.env(period, spec));
+      this.kernels.set(key, k);
+    }
+    return k;
+  }
+
+  /**
+   * Compile every variable for a period and check the same-period dependency graph for cycles.
+   * Errors name the file and variable; a cycle names the whole chain.
+   */
+  check(period: string): void {
+    const visiting = new Set<string>();
+    const done = new Set<string>();
+    const stack: string[] = [];
+    const visit = (name: string, p: string) => {
+      const key = `${name}@${p}`;
+      if (done.has(key)) return;
+      if (visiting.has(key)) {
+        const chain = [...stack.slice(stack.indexOf(key)), key].map((k) => k.split('@')[0]);
+        const spec = this.model.variable(name);
+        throw new EngineError(`${spec.file}: dependency cycle: ${chain.join(' -> ')}`, spec.file, name);
+      }
+      visiting.add(key);
+      stack.push(key);
+      const spec = this.model.variable(name);
+      const own = spec.period === 'eternity' ? 'eternity' : convertPeriodFor(spec.period, p);
+      for (const ownP of own) {
+        const k = this.kernel(name, ownP);
+        // Other periods (last_year) cannot close a same-period cycle.
+        if (k) for (const d of k.deps) if (d.period === ownP || samePeriodFamily(d.period, ownP)) visit(d.name, d.period);
+      }
+      stack.pop();
+      visiting.delete(key);
+      done.add(key);
+    };
+    for (const name of this.model.variables.keys()) visit(name, period);
+  }
+}
+
+function convertPeriodFor(unit: string, period: string): string[] {
+  if (unit === 'year') return [period.slice(0, 4)];
+  if (unit === 'month') return period.length === 4 ? [`${period}-01`] : [period];
+  return ['eternity'];
+}
+
+function samePeriodFamily(a: string, b: string): boolean {
+  return a.slice(0, 4) === b.slice(0, 4);
+}

@@ -1,0 +1,49 @@
+import type { PopulationView } from './compiler/builder';
+import { EngineError, Population } from './types';
+
+/** Maps between entities of one population, built on demand and kept for the simulation's life. */
+export class PopulationIndex implements PopulationView {
+  private readonly maps = new Map<string, Int32Array>();
+  private readonly firsts = new Map<string, Int32Array>();
+
+  constructor(
+    readonly population: Population,
+    private readonly personKey: string,
+  ) {}
+
+  count(entity: string): number {
+    const n = this.population.count[entity];
+    if (n === undefined) throw new EngineError(`the population has no entity "${entity}"`);
+    return n;
+  }
+
+  /** First member (lowest person row) of each instance of a group; -1 for an empty group. */
+  firstMember(group: string): Int32Array {
+    let f = this.firsts.get(group);
+    if (!f) {
+      const m = this.population.membership[group];
+      f = new Int32Array(this.count(group)).fill(-1);
+      for (let i = m.length - 1; i >= 0; i--) f[m[i]] = i;
+      this.firsts.set(group, f);
+    }
+    return f;
+  }
+
+  map(from: string, to: string): Int32Array {
+    if (from === this.personKey) {
+      const m = this.population.membership[to];
+      if (!m) throw new EngineError(`the population has no membership for "${to}"`);
+      return m;
+    }
+    const key = `${from}>${to}`;
+    let out = this.maps.get(key);
+    if (!out) {
+      const first = this.firstMember(from);
+      const m = this.population.membership[to];
+      out = new Int32Array(first.length);
+      for (let g = 0; g < first.length; g++) out[g] = first[g] >= 0 ? m[first[g]] : 0;
+      this.maps.set(key, out);
+    }
+    return out;
+  }
+}

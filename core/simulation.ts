@@ -1,0 +1,165 @@
+import type { Reform } from '../parameters/types';
+import { CompiledModel, CountryModel } from './model';
+import { defaultCode, outputArrayType } from './compiler/variable';
+import { monthsOf, parsePeriod } from './periods';
+import { PopulationIndex } from './population-index';
+import { Column, EngineError, InputValues, Population, VariableSpec } from './types';
+
+export interface SimulationOptions {
+  reform?: Reform;
+}
+
+const ARRAY_TYPES: Record<string, new (n: number) => Column> = { Float64Array, Int32Array, Uint8Array };
+
+function isFlow(spec: VariableSpec): boolean {
+  return spec.quantity_type ? spec.quantity_type === 'flow' : spec.type === 'float';
+}
+
+/**
+ * One population under one model (and reform). Columns are computed on demand in dependency
+ * order and memoised per (variable, period); supplied inputs replace formulas.
+ */
+export class Simulation {
+  readonly compiled: CompiledModel;
+  readonly index: PopulationIndex;
+  private readonly inputs = new Map<string, Column>();
+  private readonly computed = new Map<string, Column>();
+  private readonly inProgress: string[] = [];
+
+  constructor(
+    readonly model: CountryModel,
+    readonly population: Population,
+    options: SimulationOptions = {},
+  ) {
+    this.compiled = model.compiled(options.reform);
+    this.index = new PopulationIndex(population, model.personEntity().key);
+  }
+
+  count(entity: string): number {
+    return this.index.count(entity);
+  }
+
+  /** Turn external values (numbers, booleans, enum names) into a column of the variable's type. */
+  encode(name: string, values: InputValues): Column {
+    const spec = this.model.variable(name);
+    const n = this.count(spec.entity);
+    if (values.length !== n) throw new EngineError(`${name}: ${values.length} values given for ${n} ${spec.entity} rows`);
+    const col = new ARRAY_TYPES[outputArrayType(spec)](n);
+    for (let i = 0; i < n; i++) {
+      const v = values[i] as unknown;
+      if (spec.type === 'enum') {
+        const code = typeof v === 'string' ? spec.possible_values!.indexOf(v) : -1;
+        if (code < 0) throw new EngineError(`${name}: ${JSON.stringify(v)} is not one of ${spec.possible_values!.join(', ')}`);
+        col[i] = code;
+      } else if (spec.type === 'bool') {
+        if (typeof v !== 'boolean' && v !== 0 && v !== 1) throw new EngineError(`${name}: expected true or false, got ${JSON.stringify(v)}`);
+        col[i] = v ? 1 : 0;
+      } else {
+        const x = typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+        if (Number.isNaN(x)) throw new EngineError(`${name}: expected a number, got ${JSON.stringify(v)}`);
+        col[i] = x;
+      }
+    }
+    return col;
+  }
+
+  /**
+   * Supply a variable's values for a period. A year given for a monthly variable is spread over its
+   * months (flows) or copied to each (stocks); a month given for a yearly variable sets that year.
+   */
+  setInput(name: string, period: string, values: InputValues): void {
+    const spec = this.model.variable(name);
+    const p = parsePeriod(period);
+    const col = this.encode(name, values);
+    this.computed.clear();
+    if (spec.period === 'eternity') this.inputs.set(`${name}@eternity`, col);
+    else if (p.unit === 'eternity') throw new EngineError(`${name} is a ${spec.period} variable: give a ${spec.period}, not eternity`);
+    else if (spec.period === 'year') this.inputs.set(`${name}@${p.year}`, col);
+    else if (p.unit === 'month') this.inputs.set(`${name}@${period}`, col);
+    else {
+      const perMonth = isFlow(spec) ? Float64Array.from(col, (x) => x / 12) : col;
+      for (const m of monthsOf(p.year)) this.inputs.set(`${name}@${m}`, perMonth);
+    }
+  }
+
+  hasInput(name: string, period: string): boolean {
+    return this.inputs.has(`${name}@${period}`);
+  }
+
+  /** Values of a variable for a period, converted as PolicyEngine does when the period differs from its definition. */
+  calculate(name: string, period: string): Column {
+    const spec = this.model.variable(name);
+    if (spec.period === 'eternity') return this.exact(spec, 'eternity');
+    const p = parsePeriod(period);
+    if (p.unit === 'eternity') throw new EngineError(`${name} is a ${spec.period} variable: ask for a ${spec.period}, not eternity`);
+    if (spec.period === p.unit) return this.exact(spec, period);
+    if (spec.period === 'year') {
+      const year = this.exact(spec, String(p.year));
+      if (!isFlow(spec)) return year;
+      const key = `${name}@${period}/12`;
+      let c = this.computed.get(key);
+      if (!c) {
+        c = Float64Array.from(year, (x) => x / 12);
+        this.computed.set(key, c);
+      }
+      return c;
+    }
+    // A monthly variable read for a year: flows sum their months, stocks take the last month.
+    const months = monthsOf(p.year);
+    if (!isFlow(spec)) return this.exact(spec, months[11]);
+    const key = `${name}@${period}+`;
+    let c = this.computed.get(key);
+    if (!c) {
+      const sum = new Float64Array(this.count(spec.entity));
+      for (const m of months) {
+        const col = this.exact(spec, m);
+        for (let i = 0; i < sum.length; i++) sum[i] += col[i];
+      }
+      c = sum;
+      this.computed.set(key, c);
+    }
+    return c;
+  }
+
+  private exact(spec: VariableSpec, period: string): Column {
+    const key = `${spec.name}@${period}`;
+    const given = this.inputs.get(key);
+    if (given) return given;
+    const done = this.computed.get(key);
+    if (done) return done;
+    if (this.inProgress.includes(key)) {
+      const chain = [...this.inProgress.slice(this.inProgress.indexOf(key)), key].map((k) => k.split('@')[0]);
+      throw new EngineError(`${spec.file}: dependency cycle: ${chain.join(' -> ')}`, spec.file, spec.name);
+    }
+    const kernel = this.compiled.kernel(spec.name, period);
+    let col: Column;
+    if (!kernel) {
+      col = new ARRAY_TYPES[outputArrayType(spec)](this.count(spec.entity));
+      const d = defaultCode(spec);
+      if (d !== 0) col.fill(d);
+    } else {
+      this.inProgress.push(key);
+      try {
+        const cols = kernel.deps.map((d) => this.calculate(d.name, d.period));
+        col = kernel.run(cols, this.index);
+      } finally {
+        this.inProgress.pop();
+      }
+    }
+    this.computed.set(key, col);
+    return col;
+  }
+
+  /** Forget a computed column (memory): it is recomputed if asked for again. */
+  release(name: string, period: string): void {
+    this.computed.delete(`${name}@${period}`);
+  }
+
+  /** Column values as JSON-ready values: enum names, booleans, numbers. */
+  decode(name: string, column: Column): (number | boolean | string)[] {
+    const spec = this.model.variable(name);
+    if (spec.type === 'enum') return Array.from(column, (c) => spec.possible_values![c]);
+    if (spec.type === 'bool') return Array.from(column, (c) => c !== 0);
+    return Array.from(column);
+  }
+}

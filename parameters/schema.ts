@@ -1,0 +1,232 @@
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import { ParameterError } from './types';
+
+/**
+ * JSON Schemas for parameter files. Files are classified first (leaf, scale, node, index), then the
+ * matching schema checks their keys and value types; series-level rules (consistent types, ascending
+ * thresholds) are checked in code where a schema cannot express them.
+ */
+
+/** Metadata keys found in real PolicyEngine parameter files. Anything else is a typo and an error. */
+export const KNOWN_METADATA_KEYS: readonly string[] = [
+  'unit', 'label', 'description', 'documentation', 'reference', 'period', 'name', 'type',
+  'breakdown', 'breakdown_labels', 'uprating', 'propagate_metadata_to_children', 'economy', 'household',
+  'threshold_unit', 'rate_unit', 'amount_unit', 'base_unit', 'average_rate_unit',
+  'threshold_period', 'amount_period', 'rate_period', 'tests',
+  'uprate_thresholds', 'threshold_uprating', 'threshold', 'rate', 'amount', 'base', 'average_rate',
+];
+
+const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+const number = { finiteOrInfiniteNumber: true };
+const scalarValue = { anyOf: [number, { type: ['boolean', 'string', 'null'] }, { type: 'array', items: { type: 'string' } }] };
+
+const uprating = {
+  anyOf: [
+    { type: 'string' },
+    {
+      type: 'object',
+      required: ['parameter'],
+      additionalProperties: false,
+      properties: {
+        parameter: { type: 'string' },
+        rounding: {
+          anyOf: [
+            number,
+            {
+              type: 'object',
+              required: ['type', 'interval'],
+              additionalProperties: false,
+              properties: {
+                type: { enum: ['downwards', 'upwards', 'nearest'] },
+                interval: { type: 'number', exclusiveMinimum: 0 },
+              },
+            },
+          ],
+        },
+        start_instant: { type: 'string', pattern: DATE_PATTERN },
+        at_defined_interval: { type: 'object' },
+      },
+    },
+  ],
+};
+
+const componentOverride = { type: 'object', additionalProperties: false, properties: { uprating } };
+
+export const metadataSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    unit: { type: 'string' },
+    label: { type: 'string' },
+    description: { type: 'string' },
+    documentation: { type: 'string' },
+    reference: {},
+    period: { type: 'string' },
+    name: { type: 'string' },
+    type: { enum: ['marginal_rate', 'single_amount', 'marginal_amount', 'average_rate'] },
+    breakdown: {
+      anyOf: [
+        { type: 'string' },
+        { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] } },
+      ],
+    },
+    breakdown_labels: { type: 'array' },
+    uprating,
+    propagate_metadata_to_children: { type: 'boolean' },
+    economy: { type: 'boolean' },
+    household: { type: 'boolean' },
+    threshold_unit: { type: 'string' },
+    rate_unit: { type: 'string' },
+    amount_unit: { type: 'string' },
+    base_unit: { type: 'string' },
+    average_rate_unit: { type: 'string' },
+    threshold_period: { type: 'string' },
+    amount_period: { type: 'string' },
+    rate_period: { type: 'string' },
+    tests: { type: 'array' },
+    uprate_thresholds: { type: 'boolean' },
+    threshold_uprating: uprating,
+    threshold: componentOverride,
+    rate: componentOverride,
+    amount: componentOverride,
+    base: componentOverride,
+    average_rate: componentOverride,
+  },
+};
+
+const common = {
+  description: { type: 'string' },
+  documentation: { type: 'string' },
+  metadata: metadataSchema,
+};
+
+/** One dated entry: a bare value, or `{value, metadata, reference}`; `expected` entries are notes and skipped. */
+function entry(value: object): object {
+  return {
+    if: { type: 'object', not: { type: 'array' } },
+    then: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { value: { anyOf: [value, { type: 'null' }] }, metadata: metadataSchema, reference: {}, expected: {} },
+    },
+    else: { anyOf: [value, { type: 'null' }, { const: 'expected' }] },
+  };
+}
+
+function datedMap(value: object): object {
+  return { type: 'object', propertyNames: { pattern: DATE_PATTERN }, additionalProperties: entry(value) };
+}
+
+function leafSchema(value: object): object {
+  return {
+    if: { type: 'object', required: ['values'] },
+    then: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { ...common, values: datedMap(value) },
+    },
+    else: datedMap(value),
+  };
+}
+
+export const leafFileSchema = leafSchema(scalarValue);
+
+const bracketSchema = {
+  type: 'object',
+  required: ['threshold'],
+  additionalProperties: false,
+  properties: {
+    ...common,
+    threshold: leafSchema(number),
+    rate: leafSchema(number),
+    amount: leafSchema({ anyOf: [number, { type: 'boolean' }] }),
+    average_rate: leafSchema(number),
+    base: leafSchema(number),
+  },
+};
+
+export const scaleFileSchema = {
+  type: 'object',
+  required: ['brackets'],
+  additionalProperties: false,
+  properties: { ...common, brackets: { type: 'array', items: bracketSchema } },
+};
+
+/** A node's own keys; every other key is a child and must be a mapping. */
+export const nodeFileSchema = {
+  type: 'object',
+  properties: { ...common, reference: {} },
+  additionalProperties: { type: 'object', not: { type: 'array' } },
+};
+
+export const indexFileSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: common,
+};
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+ajv.addKeyword({
+  keyword: 'finiteOrInfiniteNumber',
+  // YAML's .inf and -.inf are legitimate thresholds; the built-in "number" type rejects them.
+  validate: (_schema: unknown, data: unknown) => typeof data === 'number' && !Number.isNaN(data),
+  errors: false,
+});
+
+export type SchemaName = 'leaf' | 'scale' | 'node' | 'index';
+
+const validators: Record<SchemaName, ValidateFunction> = {
+  leaf: ajv.compile(leafFileSchema),
+  scale: ajv.compile(scaleFileSchema),
+  node: ajv.compile(nodeFileSchema),
+  index: ajv.compile(indexFileSchema),
+};
+
+/** "/values/2021-04-06" -> ".values.2021-04-06"; bracket items become "[i]". */
+function suffix(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .join('');
+}
+
+function describe(error: ErrorObject): { where: string; message: string } {
+  const where = suffix(error.instancePath);
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return { where: `${where}.${String(p.additionalProperty)}`, message: `unknown key "${String(p.additionalProperty)}"` };
+    case 'required':
+      return { where, message: `missing key "${String(p.missingProperty)}"` };
+    case 'pattern':
+      if (error.propertyName !== undefined) {
+        return { where: `${where}.${error.propertyName}`, message: `bad date key "${error.propertyName}" (expected YYYY-MM-DD)` };
+      }
+      return { where, message: `must be a date YYYY-MM-DD` };
+    case 'finiteOrInfiniteNumber':
+      return { where, message: 'must be a number' };
+    case 'anyOf':
+      return { where, message: 'has a value of the wrong type or shape' };
+    case 'enum':
+      return { where, message: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    default:
+      return { where, message: error.message ?? 'is invalid' };
+  }
+}
+
+/** The most useful of ajv's errors: the deepest one, preferring a concrete error over anyOf/if. */
+function pick(errors: ErrorObject[]): ErrorObject {
+  const rank = (e: ErrorObject): number =>
+    e.instancePath.length * 4 + (e.propertyName !== undefined ? 2 : 0) + (e.keyword === 'anyOf' || e.keyword === 'if' ? 0 : 1);
+  return errors.reduce((best, e) => (rank(e) > rank(best) ? e : best));
+}
+
+/** Throws a ParameterError naming the file and the dotted key if `data` does not match the schema. */
+export function validate(name: SchemaName, data: unknown, file: string, path: string): void {
+  const fn = validators[name];
+  if (fn(data)) return;
+  const { where, message } = describe(pick(fn.errors ?? []));
+  const at = `${path}${where}` || '(root)';
+  throw new ParameterError(`${file}: ${at}: ${message}`, file, path);
+}
