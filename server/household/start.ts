@@ -1,0 +1,81 @@
+/**
+ * Starts the household API over HTTP: reads the auth settings, opens the client store when the
+ * server issues its own tokens, and listens. Used by `fiscus serve` and by the HTTP tests.
+ */
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { packageRoot } from '../cli/root';
+import { ClientStore, defaultDataDir } from '../auth/client-store';
+import { loadAuthConfig } from '../auth/config';
+import { coreEngine, loadCountryModel } from '../models/engine';
+import { ModelRegistry } from '../models/registry';
+import { createHouseholdApp } from './app';
+import type { HouseholdLimits } from './calculate';
+
+export interface StartOptions {
+  port: number;
+  host?: string;
+  countriesRoot?: string;
+  releasesRoot?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Client store folder (default FISCUS_DATA_DIR or ./.fiscus). */
+  dataDir?: string;
+  limits?: Partial<HouseholdLimits>;
+  log?: (message: string) => void;
+  /** Load every country's current model before listening, so the first request is not slow. */
+  warm?: boolean;
+  /** How often the registry re-reads country folders (ms; tests use 0). */
+  refreshMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+export function defaultReleasesRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.FISCUS_RELEASES_DIR || path.join(packageRoot(), 'releases');
+}
+
+export async function startHouseholdServer(options: StartOptions): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const auth = loadAuthConfig(env);
+  const root = packageRoot();
+  const registry = new ModelRegistry({
+    countriesRoot: options.countriesRoot ?? path.join(root, 'countries'),
+    releasesRoot: options.releasesRoot ?? defaultReleasesRoot(env),
+    loadModel: loadCountryModel,
+    refreshMs: options.refreshMs,
+  });
+  if (options.warm) {
+    for (const country of registry.countries()) registry.resolve(country, 'current');
+  }
+  const clients = auth.enabled && auth.mode === 'local' ? ClientStore.open(options.dataDir ?? defaultDataDir(env)) : undefined;
+  const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  const app = createHouseholdApp({ registry, engine: coreEngine, auth, clients, limits: options.limits, serviceVersion: version, log: options.log });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    server,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await clients?.close();
+    },
+  };
+}

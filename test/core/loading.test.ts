@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { CountryModel } from '../../core/model';
+import { buildPopulation, populationFromArrays } from '../../core/population';
+import { EngineError } from '../../core/types';
+import { validateSpec } from '../../core/variables';
+import { fixtureModel, miniModel, sim } from './helpers';
+
+function tempCountry(countryYaml: string, variables: Record<string, string> = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fiscus-country-'));
+  fs.writeFileSync(path.join(dir, 'country.yaml'), countryYaml);
+  fs.mkdirSync(path.join(dir, 'variables'));
+  for (const [f, text] of Object.entries(variables)) fs.writeFileSync(path.join(dir, 'variables', f), text);
+  return dir;
+}
+
+const GOOD_COUNTRY = `id: t\nlabel: T\nversion: 1.0.0\ncurrency: X\nyear_instant: "01-01"\nentities:\n  - {key: person, plural: people, person: true}\n  - {key: household, plural: households}\n`;
+
+describe('core: loading countries and variables', () => {
+  it('loads the fixture country', () => {
+    const m = fixtureModel();
+    expect(m.country.id).to.equal('testland');
+    expect(m.entity('family').within).to.deep.equal(['household']);
+    expect(m.entityByPlural('families')!.key).to.equal('family');
+    expect(m.variables.size).to.be.greaterThan(20);
+  });
+
+  it('rejects a bad country.yaml, naming the field', () => {
+    const dir = tempCountry(GOOD_COUNTRY.replace('currency: X\n', 'currency: X\ncolour: red\n'));
+    expect(() => CountryModel.load(dir)).to.throw(EngineError, /country.yaml: \/ must NOT have additional properties \(colour\)/);
+    const dir2 = tempCountry(GOOD_COUNTRY.replace(', person: true', ''));
+    expect(() => CountryModel.load(dir2)).to.throw(EngineError, 'exactly one entity must have person: true (found 0)');
+    const dir3 = tempCountry(GOOD_COUNTRY.replace('"01-01"', '"13-01"'));
+    expect(() => CountryModel.load(dir3)).to.throw(EngineError, '/year_instant must match pattern');
+  });
+
+  it('rejects variables with unknown keys, bad types, unknown entities and duplicates', () => {
+    expect(() => validateSpec('x', { entity: 'person', period: 'year', type: 'float', colour: 1 }, 'f.yaml')).to.throw(
+      EngineError,
+      'f.yaml: variable x: must NOT have additional properties "colour"',
+    );
+    expect(() => validateSpec('x', { entity: 'person', period: 'week', type: 'float' }, 'f.yaml')).to.throw(EngineError, 'period: must be equal to one of the allowed values (year, month, eternity)');
+    expect(() => validateSpec('x', { entity: 'person', period: 'year', type: 'enum' }, 'f.yaml')).to.throw(EngineError, 'an enum needs possible_values');
+    expect(() => validateSpec('x', { entity: 'person', period: 'year', type: 'enum', possible_values: ['A'], default: 'B' }, 'f.yaml')).to.throw(EngineError, 'default "B" is not one of possible_values');
+    expect(() => validateSpec('x', { entity: 'person', period: 'year', type: 'float', default: true }, 'f.yaml')).to.throw(EngineError, 'does not fit type float');
+    expect(() => validateSpec('x', { entity: 'person', period: 'year', type: 'float', formula: '1', adds: ['y'] }, 'f.yaml')).to.throw(EngineError, 'either formula or adds/subtracts');
+    expect(() => miniModel({ x: { entity: 'nobody', period: 'year', type: 'float' } })).to.throw(EngineError, 'variable x: unknown entity "nobody"');
+    const dir = tempCountry(GOOD_COUNTRY, {
+      'a.yaml': 'x:\n  entity: person\n  period: year\n  type: float\n',
+      'b.yaml': 'x:\n  entity: person\n  period: year\n  type: float\n',
+    });
+    expect(() => CountryModel.load(dir)).to.throw(EngineError, /b.yaml: variable x is already defined in .*a.yaml/);
+  });
+
+  it('reads YAML 1.1 numbers and keeps dates as strings', () => {
+    const dir = tempCountry(GOOD_COUNTRY, { 'a.yaml': 'x:\n  entity: person\n  period: year\n  type: float\n  default: 12_570\n' });
+    expect(CountryModel.load(dir).variable('x').default).to.equal(12570);
+  });
+});
+
+describe('core: populations and inputs', () => {
+  const m = fixtureModel();
+  it('gives a person outside every instance of a group an instance of their own', () => {
+    const pop = buildPopulation(m, ['a', 'b'], { family: [{ id: 'f', members: ['a'] }] });
+    expect(pop.count.family).to.equal(2);
+    expect(pop.ids!.family).to.deep.equal(['f', 'b_family']);
+    expect(pop.count.household).to.equal(2);
+  });
+  it('rejects unknown and duplicate members, naming them', () => {
+    expect(() => buildPopulation(m, ['a'], { family: [{ id: 'f', members: ['zz'] }] })).to.throw(EngineError, 'families/f/members: unknown person "zz"');
+    expect(() =>
+      buildPopulation(m, ['a'], { family: [{ id: 'f', members: ['a'] }, { id: 'g', members: ['a'] }] }),
+    ).to.throw(EngineError, 'families/g/members: person "a" is already in family "f"');
+    expect(() => buildPopulation(m, ['a', 'a'], {})).to.throw(EngineError, 'person "a" is declared twice');
+    expect(() => buildPopulation(m, ['a'], { club: [] })).to.throw(EngineError, 'unknown entity "club"');
+  });
+  it('validates membership arrays', () => {
+    expect(() => populationFromArrays(m, 2, { family: Int32Array.of(0, 0) })).to.throw(EngineError, 'membership for entity household is missing');
+    expect(() => populationFromArrays(m, 2, { family: Int32Array.of(0), household: Int32Array.of(0, 0) })).to.throw(EngineError, 'has 1 rows, expected 2');
+  });
+  it('rejects bad input values, naming the variable', () => {
+    const s = sim(m, ['a']);
+    expect(() => s.setInput('nope', '2025', [1])).to.throw(EngineError, 'unknown variable "nope"');
+    expect(() => s.setInput('age', '2025', [1, 2])).to.throw(EngineError, 'age: 2 values given for 1 person rows');
+    expect(() => s.setInput('region', '2025', ['MARS'])).to.throw(EngineError, 'region: "MARS" is not one of NORTH, SOUTH, CAPITAL');
+    expect(() => s.setInput('employment_income', '2025', ['lots'])).to.throw(EngineError, 'employment_income: expected a number, got "lots"');
+    expect(() => s.setInput('is_adult', '2025', ['yes'])).to.throw(EngineError, 'is_adult: expected true or false');
+    expect(() => s.setInput('age', '2025-13', [1])).to.throw(EngineError, 'invalid period "2025-13"');
+  });
+});
