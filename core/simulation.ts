@@ -155,6 +155,60 @@ export class Simulation {
     this.computed.delete(`${name}@${period}`);
   }
 
+  /** The exact (definition-period) columns a request for `name` at `period` reads. */
+  private exactPeriods(spec: VariableSpec, period: string): string[] {
+    if (spec.period === 'eternity') return ['eternity'];
+    const p = parsePeriod(period);
+    if (spec.period === p.unit) return [period];
+    if (spec.period === 'year') return [String(p.year)];
+    return isFlow(spec) ? monthsOf(p.year) : [monthsOf(p.year)[11]];
+  }
+
+  /**
+   * Compute several variables in dependency order, dropping every intermediate column as soon as
+   * the last formula that reads it has run. Returns the requested columns. Peak memory is then
+   * the widest "frontier" of the graph rather than every column ever computed.
+   */
+  computeReleasing(names: string[], period: string): Map<string, Column> {
+    const order: string[] = [];
+    const reads = new Map<string, string[]>();
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      const [name, p] = key.split('@');
+      const kernel = this.inputs.has(key) ? null : this.compiled.kernel(name, p);
+      const deps: string[] = [];
+      for (const d of kernel?.deps ?? []) for (const ep of this.exactPeriods(this.model.variable(d.name), d.period)) deps.push(`${d.name}@${ep}`);
+      reads.set(key, deps);
+      deps.forEach(visit);
+      order.push(key);
+    };
+    const wanted = new Set<string>();
+    for (const n of names) for (const ep of this.exactPeriods(this.model.variable(n), period)) wanted.add(`${n}@${ep}`);
+    wanted.forEach(visit);
+    const remaining = new Map<string, number>();
+    for (const deps of reads.values()) for (const d of deps) remaining.set(d, (remaining.get(d) ?? 0) + 1);
+    for (const key of order) {
+      const [name, p] = key.split('@');
+      this.exact(this.model.variable(name), p);
+      for (const d of reads.get(key)!) {
+        const left = remaining.get(d)! - 1;
+        remaining.set(d, left);
+        if (left === 0 && !wanted.has(d)) this.dropComputed(d);
+      }
+    }
+    return new Map(names.map((n) => [n, this.calculate(n, period)]));
+  }
+
+  private dropComputed(key: string): void {
+    const col = this.computed.get(key);
+    this.computed.delete(key);
+    if (col && !this.inputs.has(key)) this.index.recycle(col);
+    const name = key.split('@')[0];
+    for (const k of [...this.computed.keys()]) if (k.startsWith(`${name}@`) && (k.endsWith('/12') || k.endsWith('+'))) this.computed.delete(k);
+  }
+
   /** Column values as JSON-ready values: enum names, booleans, numbers. */
   decode(name: string, column: Column): (number | boolean | string)[] {
     const spec = this.model.variable(name);

@@ -4,7 +4,7 @@ import { buildParameter, checkChildName } from './build';
 import { normalizeMetadata } from './metadata';
 import { validate } from './schema';
 import { ParameterError, ParameterNode } from './types';
-import { parseParameterYaml } from './yaml';
+import { readParameterYaml } from './yaml';
 
 /**
  * Reads a parameter folder: each sub-folder is a node, each `*.yaml` file a leaf, scale or node
@@ -44,13 +44,13 @@ export function loadDirectory(dir: string, path: string): ParameterNode {
     } else if (entry.isFile() && name.toUpperCase() === 'README' && ext.toLowerCase() === '.md') {
       Object.assign(node.metadata, readme(file));
     } else if (entry.isFile() && YAML_EXT.has(ext) && name !== 'index') {
-      add(name, file, () => buildParameter(parseParameterYaml(fs.readFileSync(file, 'utf8'), file), file, childPath));
+      add(name, file, () => buildParameter(readParameterYaml(file), file, childPath));
     }
   }
   for (const ext of YAML_EXT) {
     const file = nodePath.join(dir, `index${ext}`);
     if (!fs.existsSync(file)) continue;
-    const raw = parseParameterYaml(fs.readFileSync(file, 'utf8'), file) as Record<string, unknown> | null;
+    const raw = readParameterYaml(file) as Record<string, unknown> | null;
     validate('index', raw, file, path);
     Object.assign(node.metadata, normalizeMetadata(raw?.metadata, raw?.description, file, path));
     if (typeof raw?.description === 'string') node.metadata.description = raw.description;

@@ -222,6 +222,9 @@ function describe(error: ErrorObject): { where: string; message: string } {
       return { where, message: 'must be a number' };
     case 'anyOf':
       return { where, message: 'has a value of the wrong type or shape' };
+    case 'type':
+      if (p.type === 'object') return { where, message: 'must be a mapping' };
+      return { where, message: `must be ${String(p.type).replace('string', 'text').replace(',', ' or ')}` };
     case 'enum':
       return { where, message: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
     default:

@@ -11,6 +11,10 @@ export interface PopulationView {
   count(entity: string): number;
   /** Row of `to` containing each row of `from` (from a person: its group; from a group: the group of its first member). */
   map(from: string, to: string): Int32Array;
+  /** An output buffer (possibly recycled: kernels write every row). */
+  alloc(type: string, n: number): Float64Array | Int32Array | Uint8Array;
+  /** Return a buffer nothing references any more. */
+  recycle(col: Float64Array | Int32Array | Uint8Array): void;
 }
 
 export type KernelFn = (C: Column[], K: unknown[], P: PopulationView, H: unknown) => Column;
@@ -32,6 +36,8 @@ export class KernelBuilder {
   private readonly counts = new Set<string>();
   readonly stages: string[] = [];
   readonly mainLines: string[] = [];
+  /** Local helper functions specialised at compile time (e.g. unrolled scales). */
+  readonly helpers: string[] = [];
   private temps = 0;
 
   dep(name: string, period: string): string {
@@ -61,6 +67,23 @@ export class KernelBuilder {
     return `n_${entity}`;
   }
 
+  private readonly scratchNames: string[] = [];
+
+  /**
+   * A temporary array from the population's buffer pool, given back when the kernel ends (large
+   * temporaries left to the garbage collector would dominate peak memory). `fill` initialises it.
+   */
+  scratch(type: string, n: string, name: string, fill?: string): string {
+    this.scratchNames.push(name);
+    return `P.alloc(${literal(type)}, ${n})${fill === undefined ? '' : `.fill(${fill})`}`;
+  }
+
+  helper(code: (name: string) => string): string {
+    const name = this.temp('f');
+    this.helpers.push(code(name));
+    return name;
+  }
+
   temp(prefix = 't'): string {
     return `${prefix}${this.temps++}`;
   }
@@ -72,13 +95,15 @@ export class KernelBuilder {
     for (const [v, expr] of this.maps) lines.push(`const ${v} = ${expr};`);
     this.counts.add(entity);
     for (const e of this.counts) lines.push(`const n_${e} = P.count(${literal(e)});`);
+    lines.push(...this.helpers);
     lines.push(...this.stages);
-    lines.push(`const out = new ${outType}(n_${entity});`);
+    lines.push(`const out = P.alloc(${literal(outType)}, n_${entity});`);
     lines.push(`for (let i = 0; i < n_${entity}; i++) {`);
     if (maskCode) lines.push(`  if (!(${maskCode})) { out[i] = ${defaultCode}; continue; }`);
     for (const l of this.mainLines) lines.push(`  ${l}`);
     lines.push(`  out[i] = ${valueCode};`);
     lines.push('}');
+    for (const t of this.scratchNames) lines.push(`P.recycle(${t});`);
     lines.push('return out;');
     return lines.join('\n');
   }

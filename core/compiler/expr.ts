@@ -94,7 +94,7 @@ export class ExprCompiler {
     const n = this.b.count(ir.entity);
     const conv = ir.t === 'bool' ? `(${ir.code}) ? 1 : 0` : ir.code;
     this.b.stages.push(
-      `const ${v} = new ${arrayType(ir.t, ir.enumInfo)}(${n});\nfor (let ${scope.idx} = 0; ${scope.idx} < ${n}; ${scope.idx}++) ${v}[${scope.idx}] = ${conv};`,
+      `const ${v} = ${this.b.scratch(arrayType(ir.t, ir.enumInfo), n, v)};\nfor (let ${scope.idx} = 0; ${scope.idx} < ${n}; ${scope.idx}++) ${v}[${scope.idx}] = ${conv};`,
     );
   }
 
@@ -376,6 +376,10 @@ export class ExprCompiler {
     if (s.k !== 'param') throw new CompileError(`${name}(): "${args[0].toString()}" is not a scale parameter`);
     if (args.length === 3) s = indexParam(s, { row: this.toRow(this.compile(args[2], scope), scope) }, this.b);
     const x = this.num(args[1], scope);
+    if (s.dims.length === 0) {
+      const unrolled = unrolledScale(name, s.leaves[0]);
+      if (unrolled) return { k: 'row', code: `${this.b.helper(unrolled)}(${x})`, entity: scope.entity, t: 'num' };
+    }
     const { thresholds, values, index } = paramScales(s, this.b, name);
     const fn = name === 'marginal' ? 'marginal' : name === 'lookup' ? 'lookup' : name === 'average' ? 'average' : 'stepsum';
     const sel = index === null ? '' : `[${index}]`;
@@ -450,19 +454,19 @@ export class ExprCompiler {
     switch (fn) {
       case 'sum': {
         const x = rowOf(args[0]).code;
-        stage = `const ${out} = new Float64Array(${nT});\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) ${out}[${m}[${j}]] += ${x}; }`;
+        stage = `const ${out} = ${this.b.scratch('Float64Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) ${out}[${m}[${j}]] += ${x}; }`;
         break;
       }
       case 'count':
-        stage = `const ${out} = new Float64Array(${nT});\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] += 1; }`;
+        stage = `const ${out} = ${this.b.scratch('Float64Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] += 1; }`;
         break;
       case 'any':
         t = 'bool';
-        stage = `const ${out} = new Uint8Array(${nT});\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] = 1; }`;
+        stage = `const ${out} = ${this.b.scratch('Uint8Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] = 1; }`;
         break;
       case 'all':
         t = 'bool';
-        stage = `const ${out} = new Uint8Array(${nT}).fill(1);\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (!${condOf(args[0])}) ${out}[${m}[${j}]] = 0; }`;
+        stage = `const ${out} = ${this.b.scratch('Uint8Array', nT, out, '1')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (!${condOf(args[0])}) ${out}[${m}[${j}]] = 0; }`;
         break;
       case 'max':
       case 'min': {
@@ -471,7 +475,7 @@ export class ExprCompiler {
         const better = fn === 'max' ? '>' : '<';
         const v = this.b.temp('v');
         stage =
-          `const ${out} = new Float64Array(${nT}).fill(${init});\n` +
+          `const ${out} = ${this.b.scratch('Float64Array', nT, out, init)};\n` +
           `for (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) { const ${v} = ${x}; if (${v} ${better} ${out}[${m}[${j}]]) ${out}[${m}[${j}]] = ${v}; } }\n` +
           // A group with no (matching) member aggregates to 0, as PolicyEngine's group max/min do on empty groups.
           `for (let ${j} = 0; ${j} < ${nT}; ${j}++) if (${out}[${j}] === ${init}) ${out}[${j}] = 0;`;
@@ -482,7 +486,7 @@ export class ExprCompiler {
         t = x.t;
         const seen = this.b.temp('s');
         stage =
-          `const ${out} = new ${arrayType(x.t, x.enumInfo)}(${nT}); const ${seen} = new Uint8Array(${nT});\n` +
+          `const ${out} = ${this.b.scratch(arrayType(x.t, x.enumInfo), nT, out)}; const ${seen} = ${this.b.scratch('Uint8Array', nT, seen, '0')};\n` +
           `for (let ${j} = 0; ${j} < ${n}; ${j}++) { const g = ${m}[${j}]; if (!${seen}[g]) { ${seen}[g] = 1; ${out}[g] = ${x.t === 'bool' ? `(${x.code}) ? 1 : 0` : x.code}; } }`;
         this.b.stages.push(stage);
         return { k: 'row', code: this.project(out, target, scope, `${fn}()`), entity: scope.entity, t, enumInfo: x.enumInfo };
@@ -491,8 +495,8 @@ export class ExprCompiler {
         if (scope.entity !== person) throw new CompileError('rank() gives a position per person: use it in a person formula');
         const key = this.b.temp('r'), cond = this.b.temp('r');
         stage =
-          `const ${key} = new Float64Array(${n});\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${key}[${j}] = ${rowOf(args[0]).code};\n` +
-          (args[1] ? `const ${cond} = new Uint8Array(${n});\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;\n` : '') +
+          `const ${key} = ${this.b.scratch('Float64Array', n, key)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${key}[${j}] = ${rowOf(args[0]).code};\n` +
+          (args[1] ? `const ${cond} = ${this.b.scratch('Uint8Array', n, cond)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;\n` : '') +
           `const ${out} = H.rank(${key}, ${args[1] ? cond : 'null'}, ${m});`;
         this.b.stages.push(stage);
         return { k: 'row', code: `${out}[${scope.idx}]`, entity: scope.entity, t: 'num' };
@@ -503,6 +507,34 @@ export class ExprCompiler {
     this.b.stages.push(stage);
     return { k: 'row', code: this.project(out, target, scope, `${fn}()`), entity: scope.entity, t };
   }
+}
+
+/**
+ * A scale with constant brackets as a small function with the numbers inlined: several times
+ * faster than looping over threshold arrays for every row.
+ */
+function unrolledScale(fn: string, leaf: unknown): ((name: string) => string) | null {
+  const s = leaf as { kind?: string; thresholds?: number[]; values?: number[] };
+  if (s?.kind !== 'scale' || !s.thresholds || s.thresholds.length > 12) return null;
+  const t = s.thresholds.map(literal);
+  const v = s.values!.map(literal);
+  const n = t.length;
+  if (n === 0) return (name) => `const ${name} = (x) => 0;`;
+  if (fn === 'marginal') {
+    let body = '';
+    for (let k = n - 1; k >= 0; k--) {
+      const hi = k + 1 < n ? `(x < ${t[k + 1]} ? x : ${t[k + 1]})` : 'x';
+      body = `if (x > ${t[k]}) { r += ${v[k]} * (${hi} - ${t[k]});${body ? ' ' + body : ''} }`;
+    }
+    return (name) => `const ${name} = (x) => { let r = 0; ${body} return r; };`;
+  }
+  if (fn === 'lookup') {
+    // The outermost test is the highest threshold: the highest bracket x reaches wins.
+    let expr = '0';
+    for (let k = 0; k < n; k++) expr = `(x >= ${t[k]} ? ${v[k]} : ${expr})`;
+    return (name) => `const ${name} = (x) => (${expr});`;
+  }
+  return null;
 }
 
 function selectToConditional(args: MathNode[]): MathNode {

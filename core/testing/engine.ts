@@ -26,10 +26,17 @@ export function matchesName(loaded: LoadedCase, filter: string | undefined): boo
 }
 
 /** Loads, normalizes and runs the given files on one model; results in file and case order. */
-export function runTestFiles(model: CountryModel, files: string[], options: RunOptions & { name?: string } = {}): CaseResult[] {
+export interface RunFilesOptions extends RunOptions {
+  /** `--name` filter. */
+  name?: string;
+  /** How results name a file (default: its path as given). */
+  label?: (file: string) => string;
+}
+
+export function runTestFiles(model: CountryModel, files: string[], options: RunFilesOptions = {}): CaseResult[] {
   const results: (CaseResult | NormalizedCase)[] = [];
   for (const file of files) {
-    for (const loaded of loadTestFile(file)) {
+    for (const loaded of loadTestFile(file, options.label ? options.label(file) : file)) {
       if (!matchesName(loaded, options.name)) continue;
       if (!loaded.raw) {
         results.push({ file: loaded.file, index: loaded.index, name: loaded.name, passed: false, errors: loaded.errors, failures: [] });

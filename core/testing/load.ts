@@ -123,15 +123,16 @@ export function loadTestText(file: string, text: string): LoadedCase[] {
   return casesFromDocument(file, document);
 }
 
-export function loadTestFile(file: string): LoadedCase[] {
+/** Reads a test file; `label` (default: the path) is how results and messages name it. */
+export function loadTestFile(file: string, label: string = file): LoadedCase[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return [{ file, index: 0, name: '(file)', keywords: [], errors: [`${file}: cannot read the file: ${message}`] }];
+    return [{ file: label, index: 0, name: '(file)', keywords: [], errors: [`${label}: cannot read the file: ${message}`] }];
   }
-  return loadTestText(file, text);
+  return loadTestText(label, text);
 }
 
 export function describeType(value: unknown): string {

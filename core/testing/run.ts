@@ -1,8 +1,8 @@
 /**
- * Runs normalized cases on the engine. Cases that share parameter overrides and the same set of
- * (input variable, period) pairs are batched into one population: in such a batch every input
- * column is given for every case, so rows a case leaves empty get the variable's default exactly
- * as they would alone (PolicyEngine fills unset instances of a given variable with its default).
+ * Runs normalized cases on the engine. Cases that share parameter overrides and give the same
+ * computed variables (see `batchKey`) are batched into one population; rows a case leaves empty
+ * get the variable's default exactly as they would alone (PolicyEngine fills unset instances of
+ * a given variable with its default).
  * A batch that fails falls back to one case at a time, so a bad case fails alone with its reason.
  */
 import type { Column, Population, VariableSpec } from '../types';
@@ -33,9 +33,28 @@ export interface RunOptions {
 
 const SEPARATOR = '\u0000';
 
-/** Cases may share a population only when this key is equal. */
-export function batchKey(c: NormalizedCase): string {
-  const pairs = new Set(c.inputs.map((input) => `${input.variable}@${input.period}`));
+function isComputed(spec: VariableSpec): boolean {
+  return spec.formula !== undefined || spec.adds !== undefined || spec.subtracts !== undefined;
+}
+
+function matchesDefinitionPeriod(spec: VariableSpec, period: string): boolean {
+  if (spec.period === 'eternity') return period === 'eternity';
+  return spec.period === 'year' ? /^\d{4}$/.test(period) : /^\d{4}-\d{2}$/.test(period);
+}
+
+/**
+ * Cases may share a population only when this key is equal. It lists the (variable, period)
+ * inputs whose absence would matter: those of computed variables (no input means "run the
+ * formula", not "use the default") and those given for another period than the variable's own
+ * (setting them spreads or moves values across periods). A plain input variable given for its own
+ * period is left out: rows that do not give it hold its default, which is what "not given" means.
+ */
+export function batchKey(c: NormalizedCase, model: TestModel): string {
+  const pairs = new Set<string>();
+  for (const input of c.inputs) {
+    const spec = model.variables.get(input.variable)!;
+    if (isComputed(spec) || !matchesDefinitionPeriod(spec, input.period)) pairs.add(`${input.variable}@${input.period}`);
+  }
   return [c.reformKey, ...[...pairs].sort()].join(SEPARATOR);
 }
 
@@ -176,7 +195,7 @@ export function runCases(engine: TestEngine, cases: NormalizedCase[], options: R
       results.set(c, { file: c.file, index: c.index, name: c.name, passed: false, errors: [...c.errors], failures: [] });
       continue;
     }
-    const key = batchKey(c);
+    const key = batchKey(c, engine.model);
     const batch = batches.get(key);
     if (batch) batch.push(c);
     else batches.set(key, [c]);

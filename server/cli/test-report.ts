@@ -15,8 +15,8 @@ function describeFailure(f: OutputFailure): string {
 }
 
 /** Lines describing one failed case: file and case name, then each problem indented. */
-export function describeCase(result: CaseResult, file: string): string[] {
-  const lines = [`FAIL ${file} :: ${result.name}`];
+export function describeCase(result: CaseResult): string[] {
+  const lines = [`FAIL ${result.file} :: ${result.name}`];
   for (const error of result.errors) lines.push(`  ${error}`);
   for (const failure of result.failures) lines.push(`  ${describeFailure(failure)}`);
   return lines;
@@ -28,11 +28,7 @@ export function summaryLine(results: CaseResult[]): string {
 }
 
 /** The `--json` document: counts, then every case with its problems. */
-export function jsonReport(results: CaseResult[], displayFile: (file: string) => string): unknown {
+export function jsonReport(results: CaseResult[]): unknown {
   const passed = results.filter((r) => r.passed).length;
-  return {
-    passed,
-    failed: results.length - passed,
-    results: results.map((r) => ({ ...r, file: displayFile(r.file) })),
-  };
+  return { passed, failed: results.length - passed, results };
 }

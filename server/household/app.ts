@@ -91,10 +91,7 @@ export function createHouseholdApp<M extends CalculableModel>(options: AppOption
   router.post('/:country/calculate', ...(calculateRoute as Parameters<typeof router.post>[1][]));
 
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
-  app.use((ctx) => {
-    throw new ApiError(404, `No route ${ctx.method} ${ctx.path}: see GET /specification`);
-  });
+  app.use(router.allowedMethods());
   return app;
 }
 
@@ -102,6 +99,10 @@ function errorHandler(log: (message: string) => void): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
+      if (ctx.body == null && ctx.status === 404) throw new ApiError(404, `No route ${ctx.method} ${ctx.path}: see GET /specification`);
+      if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
+        ctx.body = { status: 'error', message: `${ctx.method} is not allowed on ${ctx.path}${ctx.response.get('Allow') ? ` (allowed: ${ctx.response.get('Allow')})` : ''}` };
+      }
     } catch (error) {
       if (error instanceof ApiError) {
         if (error.status >= 500) log(`${ctx.method} ${ctx.path}: ${error.message}`);

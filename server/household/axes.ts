@@ -65,7 +65,7 @@ export function planAxes(model: ModelView, axes: Axis[][], plan: HouseholdPlan, 
         return;
       }
       if (spec.type !== 'float' && spec.type !== 'int') {
-        problems.push({ path: `${where}/name`, message: `${axis.name} is a ${spec.type} variable; only numeric variables can vary along an axis` });
+        problems.push({ path: `${where}/name`, message: `${axis.name} is ${spec.type === 'enum' ? 'an' : 'a'} ${spec.type} variable; only numeric variables can vary along an axis` });
         return;
       }
       const periodKey = axis.period === undefined ? plan.firstPeriod : String(axis.period);

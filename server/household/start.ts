@@ -52,7 +52,14 @@ export async function startHouseholdServer(options: StartOptions): Promise<Runni
     refreshMs: options.refreshMs,
   });
   if (options.warm) {
-    for (const country of registry.countries()) registry.resolve(country, 'current');
+    for (const country of registry.countries()) {
+      try {
+        registry.resolve(country, 'current');
+      } catch (error) {
+        // One broken country must not keep the others offline: it answers 500 until fixed.
+        (options.log ?? console.error)(`warning: ${(error as Error).message}`);
+      }
+    }
   }
   const clients = auth.enabled && auth.mode === 'local' ? ClientStore.open(options.dataDir ?? defaultDataDir(env)) : undefined;
   const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;

@@ -98,8 +98,13 @@ export class ModelRegistry<M> {
     const key = source.bundleFile ? `${country}@bundle:${source.version}` : `${country}@tree`;
     let model = this.models.get(key);
     if (!model) {
-      const folder = source.folder ?? materialiseBundle(readBundle(source.bundleFile!), this.options.bundleCacheRoot);
-      model = this.options.loadModel(folder);
+      // A broken model answers 500 for its own country only; the next request tries again.
+      try {
+        const folder = source.folder ?? materialiseBundle(readBundle(source.bundleFile!), this.options.bundleCacheRoot);
+        model = this.options.loadModel(folder);
+      } catch (error) {
+        throw new ApiError(500, `The ${country} model (version ${source.version}) failed to load: ${(error as Error).message}`);
+      }
       this.models.set(key, model);
     }
     return model;

@@ -26,9 +26,9 @@ Prints each failed case, then "N passed, M failed". Exit code: 0 all passed, 1 s
 2 usage error.`;
 
 /** Every case of the files, failed with one reason (used when the country cannot be loaded). */
-function failAll(files: string[], name: string | undefined, reason: string): CaseResult[] {
+function failAll(files: string[], name: string | undefined, reason: string, label: (file: string) => string): CaseResult[] {
   return files.flatMap((file) =>
-    loadTestFile(file)
+    loadTestFile(file, label(file))
       .filter((c) => matchesName(c, name))
       .map((c) => ({ file: c.file, index: c.index, name: c.name, passed: false, errors: [reason], failures: [] })));
 }
@@ -45,18 +45,18 @@ async function run(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(`unknown country '${forced}' (available: ${countries.join(', ') || 'none'})`);
   }
   const files = collectTestFiles(parsed.positionals, io.cwd);
-  // Folder of the country model -> its test files.
+  // Country id (or --country-dir) -> its test files.
   const byCountry = new Map<string, string[]>();
   for (const file of files) {
-    const country = countryDir !== undefined ? path.resolve(io.cwd, countryDir) : forced ?? countryOfPath(file, countries);
+    const country = countryDir ?? forced ?? countryOfPath(file, countries);
     if (!country) throw new UsageError(`cannot tell the country of ${displayPath(file, io.cwd)}: use --country (${countries.join(', ')})`);
-    const folder = path.resolve(root, 'countries', country);
-    byCountry.set(folder, [...(byCountry.get(folder) ?? []), file]);
+    byCountry.set(country, [...(byCountry.get(country) ?? []), file]);
   }
 
+  const shown = (file: string): string => displayPath(file, io.cwd);
   const results: CaseResult[] = [];
-  for (const [folder, countryFiles] of byCountry) {
-    const country = displayPath(folder, io.cwd);
+  for (const [country, countryFiles] of byCountry) {
+    const folder = countryDir !== undefined ? path.resolve(io.cwd, countryDir) : path.join(root, 'countries', country);
     let model: CountryModel;
     try {
       model = CountryModel.load(folder);
@@ -64,18 +64,17 @@ async function run(args: string[], io: CliIO): Promise<number> {
       const message = error instanceof Error ? error.message : String(error);
       // The full message once; each case carries its first line (also in --json).
       io.err(`fiscus test: cannot load country ${country}: ${message}`);
-      results.push(...failAll(countryFiles, parsed.options.name, `cannot load country ${country}: ${message.split('\n')[0]}`));
+      results.push(...failAll(countryFiles, parsed.options.name, `cannot load country ${country}: ${message.split('\n')[0]}`, shown));
       continue;
     }
-    results.push(...runTestFiles(model, countryFiles, { name: parsed.options.name }));
+    results.push(...runTestFiles(model, countryFiles, { name: parsed.options.name, label: shown }));
   }
 
-  const shown = (file: string): string => displayPath(file, io.cwd);
-  for (const result of results) if (!result.passed) for (const line of describeCase(result, shown(result.file))) io.out(line);
+  for (const result of results) if (!result.passed) for (const line of describeCase(result)) io.out(line);
   if (parsed.options.json !== undefined) {
     const target = path.resolve(io.cwd, parsed.options.json);
     try {
-      fs.writeFileSync(target, `${JSON.stringify(jsonReport(results, shown), null, 2)}\n`);
+      fs.writeFileSync(target, `${JSON.stringify(jsonReport(results), null, 2)}\n`);
     } catch (error) {
       io.err(`fiscus test: cannot write ${parsed.options.json}: ${error instanceof Error ? error.message : String(error)}`);
       io.out(summaryLine(results));
