@@ -27,8 +27,13 @@ function loadCommand(name: string): CliCommand | undefined {
 function overview(): string {
   const lines = ['Usage: fiscus <command> [options]', '', 'Commands:'];
   for (const name of commandNames()) {
-    const cmd = loadCommand(name);
-    if (cmd) lines.push(`  ${cmd.name.padEnd(10)} ${cmd.summary}`);
+    try {
+      const cmd = loadCommand(name);
+      if (cmd) lines.push(`  ${cmd.name.padEnd(10)} ${cmd.summary}`);
+    } catch (error) {
+      // One broken command module must not hide the others.
+      lines.push(`  ${name.padEnd(10)} (cannot be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    }
   }
   lines.push('', 'Run `fiscus <command> --help` for the options of a command.');
   return lines.join('\n');

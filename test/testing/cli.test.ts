@@ -16,7 +16,7 @@ describe('fiscus CLI', () => {
   it('--help lists the test command', async () => {
     const { code, out } = await cli('--help');
     expect(code).to.equal(0);
-    expect(out.join('\n')).to.match(/Usage: fiscus <command>/).and.match(/\n {2}test {7}run YAML tests/);
+    expect(out.join('\n')).to.match(/Usage: fiscus <command>/).and.match(/\n {2}test {7}Run YAML tests/);
   });
 
   it('an unknown command is a usage error', async () => {

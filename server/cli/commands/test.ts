@@ -87,7 +87,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
 
 export const command: CliCommand = {
   name: 'test',
-  summary: 'run YAML tests (PolicyEngine format) against a country model',
+  summary: 'Run YAML tests (PolicyEngine format) against a country model',
   usage: USAGE,
   run,
 };
