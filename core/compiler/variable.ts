@@ -19,11 +19,23 @@ export interface Kernel {
 
 const parsed = new Map<string, MathNode>();
 
+/**
+ * Newlines are whitespace (YAML folding keeps them before more-indented lines, and mathjs would
+ * read them as statement ends): statements end with `;`. `#` starts a comment to the end of a line.
+ */
+export function normalizeExpression(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, ''))
+    .join(' ')
+    .trim();
+}
+
 function parseExpression(text: string): MathNode {
   let node = parsed.get(text);
   if (!node) {
     try {
-      node = parse(text);
+      node = parse(normalizeExpression(text));
     } catch (err) {
       throw new CompileError(`cannot parse "${text}": ${(err as Error).message}`);
     }

@@ -259,3 +259,12 @@ describe('core: compile errors name the file, variable and problem', () => {
     expect(compileError({ y: { ...input(), adds: ['nope'] } }, 'y')).to.contain('adds/subtracts names unknown variable "nope"');
   });
 });
+
+describe('core: formula text', () => {
+  it('treats line breaks as spaces and strips # comments', () => {
+    const m = miniModel({ x: { entity: 'person', period: 'year', type: 'float' }, y: { entity: 'person', period: 'year', type: 'float', formula: 'a = x * 2; # double\n  a\n  - 1 # minus one' } });
+    const s = sim(m, ['p']);
+    s.setInput('x', '2025', [5]);
+    expect(s.calculate('y', '2025')[0]).to.equal(9);
+  });
+});
