@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- api [--url URL] [--duration S] [--connections N] [--warmup S] [--body FILE]`:
+ * `npm run bench -- api [--url URL] [--duration S] [--connections N] [--warmup S] [--workers N] [--body FILE]`:
  * a keep-alive load generator (node's http module, no dependency) against the household API.
  * Default request: a single UK household asking for a full household_net_income. Without --url
  * it starts `fiscus serve` as a child process (so server and load generator do not share an
@@ -16,6 +16,8 @@ interface Options {
   durationS: number;
   warmupS: number;
   connections: number;
+  /** Server processes when the bench starts its own server. */
+  workers: number;
   body: string;
 }
 
@@ -39,7 +41,7 @@ const DEFAULT_HOUSEHOLD = {
 };
 
 function parse(args: string[]): Options {
-  const o: Options = { country: 'uk', durationS: 10, warmupS: 2, connections: 8, body: JSON.stringify(DEFAULT_HOUSEHOLD) };
+  const o: Options = { country: 'uk', durationS: 10, warmupS: 2, connections: 8, workers: 1, body: JSON.stringify(DEFAULT_HOUSEHOLD) };
   for (let i = 0; i < args.length; i++) {
     const [flag, value] = [args[i], args[i + 1]];
     const need = (): string => {
@@ -57,15 +59,16 @@ function parse(args: string[]): Options {
     else if (flag === '--duration') o.durationS = positive(need());
     else if (flag === '--warmup') o.warmupS = Number(need());
     else if (flag === '--connections') o.connections = Math.floor(positive(need()));
+    else if (flag === '--workers') o.workers = Math.floor(positive(need()));
     else if (flag === '--body') o.body = fs.readFileSync(need(), 'utf8');
-    else throw new Error(`bench api: unknown option ${flag} (options: --url --country --duration --warmup --connections --body)`);
+    else throw new Error(`bench api: unknown option ${flag} (options: --url --country --duration --warmup --connections --workers --body)`);
   }
   return o;
 }
 
-async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(workers: number): Promise<{ url: string; child: ChildProcess }> {
   const main = path.join(__dirname, '..', 'server', 'cli', 'main.js');
-  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, AUTH_ENABLED: 'false' } });
+  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--host', '127.0.0.1', '--workers', String(workers)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, AUTH_ENABLED: 'false' } });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -125,7 +128,7 @@ function percentile(sorted: number[], p: number): number {
 
 export async function run(args: string[]): Promise<void> {
   const o = parse(args);
-  const started = o.url ? undefined : await startServer();
+  const started = o.url ? undefined : await startServer(o.workers);
   const base = o.url ?? started!.url;
   try {
     const target = new URL(`${base}/${o.country}/calculate`);

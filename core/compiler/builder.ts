@@ -78,6 +78,16 @@ export class KernelBuilder {
     return `P.alloc(${literal(type)}, ${n})${fill === undefined ? '' : `.fill(${fill})`}`;
   }
 
+  /**
+   * A pre-loop declaring `names`. Each runs in its own small function: V8 then optimises every
+   * loop on its own instead of recompiling one large kernel at each loop it reaches.
+   */
+  stage(names: string[], code: string): void {
+    const ret = names.length === 1 ? names[0] : `[${names.join(', ')}]`;
+    const decl = names.length === 1 ? names[0] : `[${names.join(', ')}]`;
+    this.stages.push(`const ${decl} = (() => {\n${code}\nreturn ${ret};\n})();`);
+  }
+
   helper(code: (name: string) => string): string {
     const name = this.temp('f');
     this.helpers.push(code(name));

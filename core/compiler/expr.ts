@@ -93,7 +93,8 @@ export class ExprCompiler {
   private materialize(ir: RowIR, scope: Scope, v: string): void {
     const n = this.b.count(ir.entity);
     const conv = ir.t === 'bool' ? `(${ir.code}) ? 1 : 0` : ir.code;
-    this.b.stages.push(
+    this.b.stage(
+      [v],
       `const ${v} = ${this.b.scratch(arrayType(ir.t, ir.enumInfo), n, v)};\nfor (let ${scope.idx} = 0; ${scope.idx} < ${n}; ${scope.idx}++) ${v}[${scope.idx}] = ${conv};`,
     );
   }
@@ -488,7 +489,7 @@ export class ExprCompiler {
         stage =
           `const ${out} = ${this.b.scratch(arrayType(x.t, x.enumInfo), nT, out)}; const ${seen} = ${this.b.scratch('Uint8Array', nT, seen, '0')};\n` +
           `for (let ${j} = 0; ${j} < ${n}; ${j}++) { const g = ${m}[${j}]; if (!${seen}[g]) { ${seen}[g] = 1; ${out}[g] = ${x.t === 'bool' ? `(${x.code}) ? 1 : 0` : x.code}; } }`;
-        this.b.stages.push(stage);
+        this.b.stage([out, seen], stage);
         return { k: 'row', code: this.project(out, target, scope, `${fn}()`), entity: scope.entity, t, enumInfo: x.enumInfo };
       }
       case 'rank': {
@@ -498,13 +499,13 @@ export class ExprCompiler {
           `const ${key} = ${this.b.scratch('Float64Array', n, key)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${key}[${j}] = ${rowOf(args[0]).code};\n` +
           (args[1] ? `const ${cond} = ${this.b.scratch('Uint8Array', n, cond)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;\n` : '') +
           `const ${out} = H.rank(${key}, ${args[1] ? cond : 'null'}, ${m});`;
-        this.b.stages.push(stage);
+        this.b.stage(args[1] ? [key, cond, out] : [key, out], stage);
         return { k: 'row', code: `${out}[${scope.idx}]`, entity: scope.entity, t: 'num' };
       }
       default:
         throw new CompileError(`unknown aggregation ${fn}`);
     }
-    this.b.stages.push(stage);
+    this.b.stage([out], stage);
     return { k: 'row', code: this.project(out, target, scope, `${fn}()`), entity: scope.entity, t };
   }
 }

@@ -83,22 +83,37 @@ export function clampIndex(x: number, lo: number, size: number): number {
 
 /**
  * Rank of each row within its group ordered by key ascending (ties by row order); rows where
- * `cond` is 0 get -1 and are not counted.
+ * `cond` is 0 get -1 and are not counted. Rows are bucketed by group in one counting pass, then
+ * each (small) group is ranked by counting; large groups fall back to a sort.
  */
 export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Array): Int32Array {
   const n = key.length;
-  const order: number[] = [];
-  for (let i = 0; i < n; i++) if (!cond || cond[i]) order.push(i);
-  order.sort((a, b) => group[a] - group[b] || key[a] - key[b] || a - b);
+  let groups = 0;
+  for (let i = 0; i < n; i++) if (group[i] >= groups) groups = group[i] + 1;
+  const start = new Int32Array(groups + 1);
+  for (let i = 0; i < n; i++) start[group[i] + 1]++;
+  for (let g = 0; g < groups; g++) start[g + 1] += start[g];
+  const next = start.slice(0, groups);
+  const rows = new Int32Array(n);
+  for (let i = 0; i < n; i++) rows[next[group[i]]++] = i;
   const out = new Int32Array(n).fill(-1);
-  let prev = -1;
-  let r = 0;
-  for (const i of order) {
-    if (group[i] !== prev) {
-      prev = group[i];
-      r = 0;
+  for (let g = 0; g < groups; g++) {
+    const lo = start[g], hi = start[g + 1];
+    if (hi - lo > 64) {
+      const members = Array.from(rows.subarray(lo, hi)).filter((i) => !cond || cond[i]);
+      members.sort((a, b) => key[a] - key[b] || a - b).forEach((i, r) => (out[i] = r));
+      continue;
     }
-    out[i] = r++;
+    for (let x = lo; x < hi; x++) {
+      const a = rows[x];
+      if (cond && !cond[a]) continue;
+      let r = 0;
+      for (let y = lo; y < hi; y++) {
+        const b = rows[y];
+        if ((!cond || cond[b]) && (key[b] < key[a] || (key[b] === key[a] && b < a))) r++;
+      }
+      out[a] = r;
+    }
   }
   return out;
 }

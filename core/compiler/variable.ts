@@ -68,9 +68,23 @@ export function expressionAt(spec: VariableSpec, period: string, env: CompileEnv
     return dates.length ? spec.formula[dates[dates.length - 1]] : null;
   }
   if (spec.adds === undefined && spec.subtracts === undefined) return null;
-  const terms = (list: string[] | string | undefined, sign: string) => namesOf(list, env).map((name) => `${sign}${termFor(spec, name, env)}`);
-  const all = [...terms(spec.adds, ' + '), ...terms(spec.subtracts, ' - ')];
-  return all.length ? `0${all.join('')}` : '0';
+  // Terms of the variable's own (or a containing) entity are read directly; terms of member
+  // entities are summed, one aggregation per member entity so a long list is one pass.
+  const direct: string[] = [];
+  const byMember = new Map<string, string[]>();
+  const add = (list: string[] | string | undefined, sign: string) => {
+    for (const name of namesOf(list, env)) {
+      const other = env.variables.get(name);
+      if (!other) throw new CompileError(`adds/subtracts names unknown variable "${name}"`);
+      if (other.entity === spec.entity || env.isWithin(spec.entity, other.entity)) direct.push(`${sign} ${name}`);
+      else if (env.isWithin(other.entity, spec.entity)) byMember.set(other.entity, [...(byMember.get(other.entity) ?? []), `${sign} ${name}`]);
+      else throw new CompileError(`adds/subtracts: ${name} is a ${other.entity} variable, unrelated to ${spec.entity}`);
+    }
+  };
+  add(spec.adds, '+');
+  add(spec.subtracts, '-');
+  const parts = [...direct, ...[...byMember.values()].map((terms) => `+ sum(0 ${terms.join(' ')})`)];
+  return parts.length ? `0 ${parts.join(' ')}` : '0';
 }
 
 function namesOf(list: string[] | string | undefined, env: CompileEnv): string[] {
@@ -79,15 +93,6 @@ function namesOf(list: string[] | string | undefined, env: CompileEnv): string[]
   const v = env.param(list);
   if (!Array.isArray(v)) throw new CompileError(`parameter ${list} (used in adds/subtracts) is not a list of variables`);
   return v;
-}
-
-/** A term of adds/subtracts: read directly, projected from a containing group, or summed over members. */
-function termFor(spec: VariableSpec, name: string, env: CompileEnv): string {
-  const other = env.variables.get(name);
-  if (!other) throw new CompileError(`adds/subtracts names unknown variable "${name}"`);
-  if (other.entity === spec.entity || env.isWithin(spec.entity, other.entity)) return name;
-  if (env.isWithin(other.entity, spec.entity)) return `sum(${name})`;
-  throw new CompileError(`adds/subtracts: ${name} is a ${other.entity} variable, unrelated to ${spec.entity}`);
 }
 
 function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: string, inline: boolean): Kernel {

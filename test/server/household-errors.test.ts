@@ -208,3 +208,25 @@ describe('household API: countries appear with their plugin', () => {
     }
   });
 });
+
+describe('household API: a broken country model', () => {
+  it('answers 500 naming the broken file for that country only, and starts anyway', async () => {
+    const root = tempDir('broken');
+    fs.cpSync(path.join(FIXTURE_COUNTRIES, 'tinyland'), path.join(root, 'tinyland'), { recursive: true });
+    fs.cpSync(path.join(FIXTURE_COUNTRIES, 'tinyland'), path.join(root, 'brokenland'), { recursive: true });
+    const yaml = path.join(root, 'brokenland', 'country.yaml');
+    fs.writeFileSync(yaml, fs.readFileSync(yaml, 'utf8').replace('id: tinyland', 'id: brokenland'));
+    fs.writeFileSync(path.join(root, 'brokenland', 'variables', 'people.yaml'), 'age: [unclosed\n');
+    const server = await startTestServer({ countriesRoot: root, warm: true });
+    try {
+      expect(server.logs.join('\n')).to.match(/warning: The brokenland model \(version 1\.0\.0\) failed to load: .*people\.yaml/);
+      const broken = await post(`${server.url}/brokenland/calculate`, { household: family() });
+      expect(broken.status).to.equal(500);
+      expect(broken.body.message).to.match(/^The brokenland model \(version 1\.0\.0\) failed to load: .*people\.yaml/);
+      const fine = await post(`${server.url}/tinyland/calculate`, { household: family() });
+      expect(fine.status).to.equal(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

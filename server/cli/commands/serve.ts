@@ -2,14 +2,16 @@
 import type { CliCommand, CliIO } from '../command';
 import { UsageError } from '../command';
 import { parseArgs } from '../args';
-import { ConfigError } from '../../auth/config';
-import { startHouseholdServer } from '../../household/start';
+import { ConfigError, loadAuthConfig } from '../../auth/config';
+import { startHouseholdServer, type StartOptions } from '../../household/start';
+import { runCluster } from '../../household/cluster';
 
-const usage = `Usage: fiscus serve [--port N] [--host ADDRESS] [--countries DIR] [--releases DIR]
+const usage = `Usage: fiscus serve [--port N] [--host ADDRESS] [--workers N] [--countries DIR] [--releases DIR]
 
 Serves the household calculation API (POST /{country}/calculate).
   --port N          port (default: $PORT, else 8080)
   --host ADDRESS    address to listen on (default: $HOST, else 0.0.0.0)
+  --workers N       server processes sharing the port, one core each (default: $WEB_CONCURRENCY, else 1)
   --countries DIR   country plugins folder (default: the package's countries/)
   --releases DIR    released model bundles (default: $FISCUS_RELEASES_DIR, else releases/)
 
@@ -24,24 +26,31 @@ export function portFrom(option: string | undefined, env: NodeJS.ProcessEnv): nu
   return port;
 }
 
+export function workersFrom(option: string | undefined, env: NodeJS.ProcessEnv): number {
+  const text = option ?? env.WEB_CONCURRENCY ?? '1';
+  const workers = Number(text);
+  if (!/^\d+$/.test(text) || workers < 1 || workers > 64) throw new UsageError(`workers must be a number from 1 to 64, got "${text}"`);
+  return workers;
+}
+
 export const command: CliCommand = {
   name: 'serve',
   summary: 'Serve the household calculation API over HTTP',
   usage,
   async run(args: string[], io: CliIO): Promise<number> {
-    const parsed = parseArgs(args, ['port', 'host', 'countries', 'releases']);
+    const parsed = parseArgs(args, ['port', 'host', 'workers', 'countries', 'releases']);
     if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0]}`);
-    const port = portFrom(parsed.options.port, process.env);
-    let running;
+    const start: StartOptions = {
+      port: portFrom(parsed.options.port, process.env),
+      host: parsed.options.host ?? process.env.HOST ?? '0.0.0.0',
+      countriesRoot: parsed.options.countries,
+      releasesRoot: parsed.options.releases,
+      warm: true,
+      log: io.err,
+    };
+    const workers = workersFrom(parsed.options.workers, process.env);
     try {
-      running = await startHouseholdServer({
-        port,
-        host: parsed.options.host ?? process.env.HOST ?? '0.0.0.0',
-        countriesRoot: parsed.options.countries,
-        releasesRoot: parsed.options.releases,
-        warm: true,
-        log: io.err,
-      });
+      loadAuthConfig(process.env); // fail once, here, rather than in every worker
     } catch (error) {
       if (error instanceof ConfigError) {
         io.err(`fiscus serve: configuration error: ${error.message}`);
@@ -49,7 +58,27 @@ export const command: CliCommand = {
       }
       throw error;
     }
-    io.out(`fiscus household API listening on ${running.url} (auth ${process.env.AUTH_ENABLED === 'true' ? 'on' : 'off'})`);
+    const mode = `auth ${process.env.AUTH_ENABLED === 'true' ? 'on' : 'off'}`;
+    if (workers > 1) {
+      await runCluster({
+        workers,
+        startWorker: async () => (await startHouseholdServer(start)).url,
+        onListening: (url) => io.out(`fiscus household API listening on ${url} (${mode}, ${workers} workers)`),
+        log: io.err,
+      });
+      return 0;
+    }
+    let running;
+    try {
+      running = await startHouseholdServer(start);
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        io.err(`fiscus serve: configuration error: ${error.message}`);
+        return 1;
+      }
+      throw error;
+    }
+    io.out(`fiscus household API listening on ${running.url} (${mode})`);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
