@@ -160,6 +160,10 @@ export class ExprCompiler {
     if (alias !== undefined) return this.paramRoot(alias);
     if (this.env.variables.has(name)) return this.variable(name, this.env.period, scope);
     if (this.env.hasParamRoot(name)) return this.paramRoot(name);
+    if (name === 'year') {
+      if (this.env.period === 'eternity') throw new CompileError('"year" has no value in an eternity formula');
+      return { k: 'const', v: Number(this.env.period.slice(0, 4)) };
+    }
     if (this.env.entities.has(name)) throw new CompileError(`entity "${name}" can only be used as ${name}.sum(...), ${name}.count(...) and the like`);
     throw new CompileError(`unknown name "${name}"`);
   }

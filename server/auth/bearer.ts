@@ -32,6 +32,10 @@ export function bearerAuth(config: Extract<AuthConfig, { enabled: true }>): Koa.
       const reason = (ctx.state.jwtOriginalError as Error | undefined)?.message ?? 'token not accepted';
       throw challenge(new OAuthError(401, 'invalid_token', `the access token is not valid: ${reason}`));
     }
+    // jsonwebtoken accepts tokens without "exp"; a bearer token that never expires is refused.
+    if (typeof (ctx.state.token as { exp?: unknown }).exp !== 'number') {
+      throw challenge(new OAuthError(401, 'invalid_token', 'the access token is not valid: it has no expiry ("exp" claim)'));
+    }
     await next();
   };
 }

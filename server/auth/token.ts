@@ -30,6 +30,7 @@ export function tokenEndpoint(config: Extract<AuthConfig, { mode: 'local' }>, cl
       if (error instanceof ApiError) throw new OAuthError(error.status === 413 ? 413 : 400, 'invalid_request', error.message);
       throw error;
     }
+    body = withBasicCredentials(body, ctx.get('authorization'));
     const problems = validateTokenRequest(body);
     if (problems.length > 0) throw new OAuthError(400, 'invalid_request', problems.map((p) => `${p.path} ${p.message}`).join('; '));
     const request = body as TokenRequest;
@@ -53,4 +54,19 @@ export function tokenEndpoint(config: Extract<AuthConfig, { mode: 'local' }>, cl
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { access_token: token, token_type: 'Bearer', expires_in: config.expiresIn };
   };
+}
+
+/**
+ * RFC 6749 §2.3.1 lets clients send their credentials as HTTP Basic auth (client_secret_basic)
+ * instead of in the body; both forms are accepted, the header filling in what the body lacks.
+ */
+function withBasicCredentials(body: unknown, header: string): unknown {
+  const m = /^Basic\s+(\S+)$/i.exec(header.trim());
+  if (!m || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new OAuthError(400, 'invalid_request', 'the Basic Authorization header must hold "client_id:client_secret"');
+  const id = decodeURIComponent(decoded.slice(0, colon));
+  const secret = decodeURIComponent(decoded.slice(colon + 1));
+  return { client_id: id, client_secret: secret, ...body };
 }

@@ -268,3 +268,12 @@ describe('core: formula text', () => {
     expect(s.calculate('y', '2025')[0]).to.equal(9);
   });
 });
+
+describe('core: the year symbol', () => {
+  it('is the year of the period computed', () => {
+    const m = miniModel({ age: { entity: 'person', period: 'year', type: 'int' }, birth_year: { entity: 'person', period: 'year', type: 'int', formula: 'year - age' } });
+    const s = sim(m, ['p']);
+    s.setInput('age', '2025', [40]);
+    expect(s.calculate('birth_year', '2025')[0]).to.equal(1985);
+  });
+});

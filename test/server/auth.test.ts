@@ -114,6 +114,16 @@ describe('auth: hosted mode with local tokens (HS256, HTTP)', () => {
     expect(response.status).to.equal(200);
   });
 
+  it('accepts client credentials in a Basic Authorization header (client_secret_basic)', async () => {
+    const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
+    const answer = await post(`${server.url}/oauth/token`, { audience, grant_type: 'client_credentials' }, { authorization: `Basic ${basic}` });
+    expect(answer.status).to.equal(200);
+    expect(answer.body.token_type).to.equal('Bearer');
+    const broken = await post(`${server.url}/oauth/token`, { audience, grant_type: 'client_credentials' }, { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` });
+    expect(broken.status).to.equal(400);
+    expect(broken.body).to.deep.equal({ error: 'invalid_request', error_description: 'the Basic Authorization header must hold "client_id:client_secret"' });
+  });
+
   it('refuses bad token requests with OAuth error codes', async () => {
     const wrongSecret = await post(`${server.url}/oauth/token`, { ...client, client_secret: 'nope', audience, grant_type: 'client_credentials' });
     expect(wrongSecret.status).to.equal(401);
@@ -150,6 +160,9 @@ describe('auth: hosted mode with local tokens (HS256, HTTP)', () => {
       [jwt.sign({}, `${SECRET}-other`, { audience, issuer: 'fiscus', expiresIn: 60 }), 'invalid signature'],
       ['not.a.jwt', 'invalid token'],
     ];
+    const noExpiry = await post(calc, { household: family() }, { authorization: `Bearer ${jwt.sign({}, SECRET, { audience, issuer: 'fiscus' })}` });
+    expect(noExpiry.status).to.equal(401);
+    expect(noExpiry.body).to.deep.equal({ error: 'invalid_token', error_description: 'the access token is not valid: it has no expiry ("exp" claim)' });
     for (const [bad, reason] of cases) {
       const answer = await post(calc, { household: family() }, { authorization: `Bearer ${bad}` });
       expect(answer.status, reason).to.equal(401);
