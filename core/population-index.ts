@@ -1,16 +1,17 @@
 import type { PopulationView } from './compiler/builder';
+import { BufferPool } from './buffer-pool';
 import { Column, EngineError, Population } from './types';
 
 /** Maps between entities of one population, built on demand and kept for the simulation's life. */
 export class PopulationIndex implements PopulationView {
   private readonly maps = new Map<string, Int32Array>();
   private readonly firsts = new Map<string, Int32Array>();
-  /** Released column buffers by type and length, reused by later kernels. */
-  private readonly pool = new Map<string, Column[]>();
 
   constructor(
     readonly population: Population,
     private readonly personKey: string,
+    /** Shared between simulations of one run (chunks) so buffers are reused across them. */
+    private readonly pool: BufferPool = new BufferPool(),
   ) {}
 
   count(entity: string): number {
@@ -20,19 +21,12 @@ export class PopulationIndex implements PopulationView {
   }
 
   alloc(type: string, n: number): Column {
-    const free = this.pool.get(`${type}:${n}`);
-    if (free && free.length) return free.pop()!;
-    if (type === 'Float64Array') return new Float64Array(n);
-    if (type === 'Int32Array') return new Int32Array(n);
-    return new Uint8Array(n);
+    return this.pool.alloc(type, n);
   }
 
   /** Give a column back for reuse; the caller must hold no other reference to it. */
   recycle(col: Column): void {
-    const key = `${col.constructor.name}:${col.length}`;
-    const list = this.pool.get(key);
-    if (list) list.push(col);
-    else this.pool.set(key, [col]);
+    this.pool.recycle(col);
   }
 
   /** First member (lowest person row) of each instance of a group; -1 for an empty group. */

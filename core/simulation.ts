@@ -3,10 +3,13 @@ import { CompiledModel, CountryModel } from './model';
 import { defaultCode, outputArrayType } from './compiler/variable';
 import { monthsOf, parsePeriod } from './periods';
 import { PopulationIndex } from './population-index';
+import { BufferPool } from './buffer-pool';
 import { Column, EngineError, InputValues, Population, VariableSpec } from './types';
 
 export interface SimulationOptions {
   reform?: Reform;
+  /** Column buffers shared with other simulations of the same run (see computeInChunks). */
+  pool?: BufferPool;
 }
 
 const ARRAY_TYPES: Record<string, new (n: number) => Column> = { Float64Array, Int32Array, Uint8Array };
@@ -32,7 +35,7 @@ export class Simulation {
     options: SimulationOptions = {},
   ) {
     this.compiled = model.compiled(options.reform);
-    this.index = new PopulationIndex(population, model.personEntity().key);
+    this.index = new PopulationIndex(population, model.personEntity().key, options.pool);
   }
 
   count(entity: string): number {
