@@ -17,7 +17,8 @@ export interface PopulationView {
   recycle(col: Float64Array | Int32Array | Uint8Array): void;
 }
 
-export type KernelFn = (C: Column[], K: unknown[], P: PopulationView, H: unknown) => Column;
+/** Generated code is a factory: called once with the constants and helpers, it returns the kernel. */
+export type KernelFactory = (K: unknown[], H: unknown) => (C: Column[], P: PopulationView) => Column;
 
 export class CompileError extends Error {}
 
@@ -34,7 +35,7 @@ export class KernelBuilder {
   readonly consts: unknown[] = [];
   private readonly maps = new Map<string, string>();
   private readonly counts = new Set<string>();
-  readonly stages: string[] = [];
+  readonly stages: { names: string[]; code: string }[] = [];
   readonly mainLines: string[] = [];
   /** Local helper functions specialised at compile time (e.g. unrolled scales). */
   readonly helpers: string[] = [];
@@ -83,9 +84,7 @@ export class KernelBuilder {
    * loop on its own instead of recompiling one large kernel at each loop it reaches.
    */
   stage(names: string[], code: string): void {
-    const ret = names.length === 1 ? names[0] : `[${names.join(', ')}]`;
-    const decl = names.length === 1 ? names[0] : `[${names.join(', ')}]`;
-    this.stages.push(`const ${decl} = (() => {\n${code}\nreturn ${ret};\n})();`);
+    this.stages.push({ names, code });
   }
 
   helper(code: (name: string) => string): string {
@@ -98,15 +97,32 @@ export class KernelBuilder {
     return `${prefix}${this.temps++}`;
   }
 
+  /**
+   * The kernel factory's source. Constants, specialised helpers and one function per stage are
+   * created once per kernel; functions created on every call would be embedded in optimised code
+   * and deoptimise it each time they are collected.
+   */
   source(entity: string, outType: string, maskCode: string | null, defaultCode: string, valueCode: string): string {
-    const lines: string[] = ['"use strict";'];
-    this.deps.forEach((_, i) => lines.push(`const c${i} = C[${i}];`));
-    this.consts.forEach((_, i) => lines.push(`const k${i} = K[${i}];`));
-    for (const [v, expr] of this.maps) lines.push(`const ${v} = ${expr};`);
     this.counts.add(entity);
-    for (const e of this.counts) lines.push(`const n_${e} = P.count(${literal(e)});`);
+    const perCall: string[] = [];
+    this.deps.forEach((_, i) => perCall.push(`c${i}`));
+    perCall.push(...this.maps.keys(), ...[...this.counts].map((e) => `n_${e}`));
+    const lines: string[] = ['"use strict";'];
+    this.consts.forEach((_, i) => lines.push(`const k${i} = K[${i}];`));
     lines.push(...this.helpers);
-    lines.push(...this.stages);
+    const calls: string[] = [];
+    this.stages.forEach((st, i) => {
+      const params = ['P', ...perCall.filter((name) => new RegExp(`\\b${name}\\b`).test(st.code))];
+      const ret = st.names.length === 1 ? st.names[0] : `[${st.names.join(', ')}]`;
+      lines.push(`function stage${i}(${params.join(', ')}) {\n${st.code}\nreturn ${ret};\n}`);
+      calls.push(`const ${ret} = stage${i}(${params.join(', ')});`);
+      perCall.push(...st.names);
+    });
+    lines.push('return function kernel(C, P) {');
+    this.deps.forEach((_, i) => lines.push(`const c${i} = C[${i}];`));
+    for (const [v, expr] of this.maps) lines.push(`const ${v} = ${expr};`);
+    for (const e of this.counts) lines.push(`const n_${e} = P.count(${literal(e)});`);
+    lines.push(...calls);
     lines.push(`const out = P.alloc(${literal(outType)}, n_${entity});`);
     lines.push(`for (let i = 0; i < n_${entity}; i++) {`);
     if (maskCode) lines.push(`  if (!(${maskCode})) { out[i] = ${defaultCode}; continue; }`);
@@ -115,6 +131,7 @@ export class KernelBuilder {
     lines.push('}');
     for (const t of this.scratchNames) lines.push(`P.recycle(${t});`);
     lines.push('return out;');
+    lines.push('};');
     return lines.join('\n');
   }
 }

@@ -2,7 +2,7 @@ import { parse, MathNode } from './parser';
 import type { Column, VariableSpec } from '../types';
 import { EngineError } from '../types';
 import { parsePeriod } from '../periods';
-import { CompileError, KernelBuilder, KernelDep, NeedMaterialize, PopulationView } from './builder';
+import { CompileError, KernelBuilder, KernelDep, KernelFactory, NeedMaterialize, PopulationView } from './builder';
 import { CompileEnv, ExprCompiler, Scope } from './expr';
 import { EnumInfo, IR, literal } from './ir';
 import { runtime } from './runtime';
@@ -119,20 +119,19 @@ function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: 
   }
   const value = spec.type === 'bool' ? `((${row.code}) ? 1 : 0)` : row.code;
   const source = b.source(spec.entity, outputArrayType(spec), mask, literal(defaultCode(spec)), value);
-  let fn: (C: Column[], K: unknown[], P: PopulationView, H: unknown) => Column;
+  let fn: (C: Column[], P: PopulationView) => Column;
   try {
-    fn = new Function('C', 'K', 'P', 'H', source) as typeof fn;
+    fn = (new Function('K', 'H', source) as KernelFactory)(b.consts, runtime);
   } catch (err) {
     throw new CompileError(`internal code generation error: ${(err as Error).message}`);
   }
-  const consts = b.consts;
   return {
     variable: spec.name,
     period,
     entity: spec.entity,
     deps: b.deps,
     source,
-    run: (cols, pop) => fn(cols, consts, pop, runtime),
+    run: fn,
   };
 }
 

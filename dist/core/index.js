@@ -14,7 +14,7 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
     for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
 };
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.formatPeriod = exports.parsePeriod = exports.populationFromArrays = exports.buildPopulation = exports.Simulation = exports.CompiledModel = exports.CountryModel = void 0;
+exports.chunkRanges = exports.computeInChunks = exports.formatPeriod = exports.parsePeriod = exports.populationFromArrays = exports.buildPopulation = exports.Simulation = exports.CompiledModel = exports.CountryModel = void 0;
 __exportStar(require("./types"), exports);
 var model_1 = require("./model");
 Object.defineProperty(exports, "CountryModel", { enumerable: true, get: function () { return model_1.CountryModel; } });
@@ -27,4 +27,7 @@ Object.defineProperty(exports, "populationFromArrays", { enumerable: true, get: 
 var periods_1 = require("./periods");
 Object.defineProperty(exports, "parsePeriod", { enumerable: true, get: function () { return periods_1.parsePeriod; } });
 Object.defineProperty(exports, "formatPeriod", { enumerable: true, get: function () { return periods_1.formatPeriod; } });
+var chunked_1 = require("./chunked");
+Object.defineProperty(exports, "computeInChunks", { enumerable: true, get: function () { return chunked_1.computeInChunks; } });
+Object.defineProperty(exports, "chunkRanges", { enumerable: true, get: function () { return chunked_1.chunkRanges; } });
 //# sourceMappingURL=index.js.map

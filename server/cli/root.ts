@@ -16,12 +16,15 @@ export function packageRoot(start: string = __dirname): string {
   }
 }
 
-/** Ids of the countries shipped with the package: folders of `countries/` holding a country.yaml. */
+/**
+ * Ids of the countries shipped with the package: the folders of `countries/`. A folder that is not
+ * a loadable country still counts, so its tests fail with the loading error rather than a guess.
+ */
 export function availableCountries(root: string = packageRoot()): string[] {
   const folder = path.join(root, 'countries');
   if (!fs.existsSync(folder)) return [];
   return fs.readdirSync(folder, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && fs.existsSync(path.join(folder, e.name, 'country.yaml')))
+    .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
 }

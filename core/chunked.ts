@@ -1,0 +1,106 @@
+import type { Reform } from '../parameters/types';
+import { BufferPool } from './buffer-pool';
+import type { CountryModel } from './model';
+import { Simulation } from './simulation';
+import { Column, EngineError, Population } from './types';
+
+export interface ChunkInput {
+  name: string;
+  period: string;
+  /** One value per instance of the variable's entity (typed arrays are sliced without copying). */
+  values: Column | ArrayLike<number | boolean | string>;
+}
+
+export interface ChunkOptions {
+  reform?: Reform;
+  /** Persons per chunk (cut at household boundaries); about 16k keeps a chunk's columns in cache. */
+  chunkPeople?: number;
+}
+
+interface Range {
+  lo: number;
+  hi: number;
+}
+
+/**
+ * Row ranges of each chunk, for populations whose persons are ordered so every group's members
+ * are contiguous and groups appear in order (each membership array is non-decreasing and starts
+ * at 0). Null when the population is not ordered like that.
+ */
+export function chunkRanges(model: CountryModel, pop: Population, chunkPeople: number): Record<string, Range>[] | null {
+  const person = model.personEntity().key;
+  const n = pop.count[person];
+  const groups = Object.keys(pop.membership);
+  for (const g of groups) {
+    const m = pop.membership[g];
+    if (n > 0 && m[0] !== 0) return null;
+    for (let i = 1; i < n; i++) if (m[i] !== m[i - 1] && m[i] !== m[i - 1] + 1) return null;
+  }
+  // Cut only where every group changes instance, so no group straddles two chunks.
+  const chunks: Record<string, Range>[] = [];
+  let lo = 0;
+  while (lo < n) {
+    let hi = Math.min(n, lo + chunkPeople);
+    while (hi < n && groups.some((g) => pop.membership[g][hi] === pop.membership[g][hi - 1])) hi++;
+    const c: Record<string, Range> = { [person]: { lo, hi } };
+    for (const g of groups) c[g] = { lo: pop.membership[g][lo], hi: pop.membership[g][hi - 1] + 1 };
+    chunks.push(c);
+    lo = hi;
+  }
+  return chunks;
+}
+
+function slice(values: ChunkInput['values'], r: Range): ChunkInput['values'] {
+  if (ArrayBuffer.isView(values)) return (values as Column).subarray(r.lo, r.hi);
+  return Array.prototype.slice.call(values, r.lo, r.hi) as (number | boolean | string)[];
+}
+
+/**
+ * Compute `targets` for a whole population chunk by chunk: each chunk of households is its own
+ * simulation over row ranges of the inputs, so the columns of every formula stay in cache and
+ * memory holds one chunk's intermediates at a time. Results are the same as one simulation.
+ */
+export function computeInChunks(
+  model: CountryModel,
+  pop: Population,
+  inputs: ChunkInput[],
+  targets: string[],
+  period: string,
+  options: ChunkOptions = {},
+): Map<string, Column> {
+  const ranges = chunkRanges(model, pop, options.chunkPeople ?? 16384);
+  if (!ranges) {
+    const sim = new Simulation(model, pop, { reform: options.reform });
+    for (const inp of inputs) sim.setInput(inp.name, inp.period, inp.values as Column);
+    return sim.computeReleasing(targets, period);
+  }
+  const pool = new BufferPool();
+  const out = new Map<string, Column>();
+  for (const chunk of ranges) {
+    const count: Record<string, number> = {};
+    const membership: Record<string, Int32Array> = {};
+    for (const [entity, r] of Object.entries(chunk)) count[entity] = r.hi - r.lo;
+    const p = chunk[model.personEntity().key];
+    for (const [g, m] of Object.entries(pop.membership)) {
+      const base = chunk[g].lo;
+      membership[g] = Int32Array.from(m.subarray(p.lo, p.hi), (x) => x - base);
+    }
+    const sim = new Simulation(model, { count, membership }, { reform: options.reform, pool });
+    for (const inp of inputs) {
+      const r = chunk[model.variable(inp.name).entity];
+      if (!r) throw new EngineError(`input ${inp.name}: entity ${model.variable(inp.name).entity} is not in the population`);
+      sim.setInput(inp.name, inp.period, slice(inp.values, r) as Column);
+    }
+    const cols = sim.computeReleasing(targets, period);
+    for (const [name, col] of cols) {
+      const entity = model.variable(name).entity;
+      let full = out.get(name);
+      if (!full) {
+        full = new (col.constructor as new (n: number) => Column)(pop.count[entity]);
+        out.set(name, full);
+      }
+      full.set(col, chunk[entity].lo);
+    }
+  }
+  return out;
+}
