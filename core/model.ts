@@ -16,6 +16,8 @@ import { loadVariables } from './variables';
 export class CountryModel {
   private readonly entityMap: Map<string, EntityDef>;
   private readonly compiledCache = new Map<string, CompiledModel>();
+  /** Compiled reforms kept per model (the baseline is always kept): a bound on memory for servers. */
+  static MAX_COMPILED_REFORMS = 64;
 
   constructor(
     readonly country: CountryDef,
@@ -80,9 +82,17 @@ export class CountryModel {
     const params = reform && Object.keys(reform).length ? this.parameters.withReform(reform) : this.parameters;
     const key = params.fingerprint();
     let c = this.compiledCache.get(key);
-    if (!c) {
-      c = new CompiledModel(this, params);
+    if (c) {
+      // Most recently used last, so the oldest reform is the first evicted.
+      this.compiledCache.delete(key);
       this.compiledCache.set(key, c);
+      return c;
+    }
+    c = new CompiledModel(this, params);
+    this.compiledCache.set(key, c);
+    for (const old of this.compiledCache.keys()) {
+      if (this.compiledCache.size <= CountryModel.MAX_COMPILED_REFORMS) break;
+      if (old !== '') this.compiledCache.delete(old);
     }
     return c;
   }

@@ -27,7 +27,9 @@ export class Simulation {
   readonly index: PopulationIndex;
   private readonly inputs = new Map<string, Column>();
   private readonly computed = new Map<string, Column>();
-  private readonly inProgress: string[] = [];
+  private readonly inProgress = new Set<string>();
+  /** String variables are stored as codes into a dictionary per variable (code 0: the default). */
+  private readonly strings = new Map<string, { values: string[]; index: Map<string, number> }>();
 
   constructor(
     readonly model: CountryModel,
@@ -50,7 +52,10 @@ export class Simulation {
     const col = new ARRAY_TYPES[outputArrayType(spec)](n);
     for (let i = 0; i < n; i++) {
       const v = values[i] as unknown;
-      if (spec.type === 'enum') {
+      if (spec.type === 'string') {
+        if (typeof v !== 'string' && typeof v !== 'number') throw new EngineError(`${name}: expected text, got ${JSON.stringify(v)}`);
+        col[i] = this.stringCode(spec, String(v));
+      } else if (spec.type === 'enum') {
         const code = typeof v === 'string' ? spec.possible_values!.indexOf(v) : -1;
         if (code < 0) throw new EngineError(`${name}: ${JSON.stringify(v)} is not one of ${spec.possible_values!.join(', ')}`);
         col[i] = code;
@@ -64,6 +69,27 @@ export class Simulation {
       }
     }
     return col;
+  }
+
+  private stringDict(spec: VariableSpec) {
+    let d = this.strings.get(spec.name);
+    if (!d) {
+      const first = spec.default === undefined ? '' : String(spec.default);
+      d = { values: [first], index: new Map([[first, 0]]) };
+      this.strings.set(spec.name, d);
+    }
+    return d;
+  }
+
+  private stringCode(spec: VariableSpec, text: string): number {
+    const d = this.stringDict(spec);
+    let code = d.index.get(text);
+    if (code === undefined) {
+      code = d.values.length;
+      d.values.push(text);
+      d.index.set(text, code);
+    }
+    return code;
   }
 
   /**
@@ -130,8 +156,9 @@ export class Simulation {
     if (given) return given;
     const done = this.computed.get(key);
     if (done) return done;
-    if (this.inProgress.includes(key)) {
-      const chain = [...this.inProgress.slice(this.inProgress.indexOf(key)), key].map((k) => k.split('@')[0]);
+    if (this.inProgress.has(key)) {
+      const stack = [...this.inProgress];
+      const chain = [...stack.slice(stack.indexOf(key)), key].map((k) => k.split('@')[0]);
       throw new EngineError(`${spec.file}: dependency cycle: ${chain.join(' -> ')}`, spec.file, spec.name);
     }
     const kernel = this.compiled.kernel(spec.name, period);
@@ -141,12 +168,12 @@ export class Simulation {
       const d = defaultCode(spec);
       if (d !== 0) col.fill(d);
     } else {
-      this.inProgress.push(key);
+      this.inProgress.add(key);
       try {
         const cols = kernel.deps.map((d) => this.calculate(d.name, d.period));
         col = kernel.run(cols, this.index);
       } finally {
-        this.inProgress.pop();
+        this.inProgress.delete(key);
       }
     }
     this.computed.set(key, col);
@@ -216,6 +243,10 @@ export class Simulation {
   decode(name: string, column: Column): (number | boolean | string)[] {
     const spec = this.model.variable(name);
     if (spec.type === 'enum') return Array.from(column, (c) => spec.possible_values![c]);
+    if (spec.type === 'string') {
+      const d = this.stringDict(spec);
+      return Array.from(column, (c) => d.values[c]);
+    }
     if (spec.type === 'bool') return Array.from(column, (c) => c !== 0);
     return Array.from(column);
   }

@@ -48,6 +48,7 @@ export function outputArrayType(spec: VariableSpec): string {
   if (spec.type === 'float') return 'Float64Array';
   if (spec.type === 'int') return 'Int32Array';
   if (spec.type === 'bool') return 'Uint8Array';
+  if (spec.type === 'string') return 'Int32Array';
   return (spec.possible_values?.length ?? 0) > 255 ? 'Int32Array' : 'Uint8Array';
 }
 
@@ -55,6 +56,7 @@ export function outputArrayType(spec: VariableSpec): string {
 export function defaultCode(spec: VariableSpec): number {
   if (spec.type === 'enum') return spec.default === undefined ? 0 : spec.possible_values!.indexOf(String(spec.default));
   if (spec.type === 'bool') return spec.default ? 1 : 0;
+  if (spec.type === 'string') return 0;
   return typeof spec.default === 'number' ? spec.default : 0;
 }
 

@@ -117,3 +117,23 @@ describe('core: chunked evaluation', () => {
     expect(chunkRanges(m, pop, 1)).to.equal(null);
   });
 });
+
+describe('core: string inputs and the compiled-reform cache', () => {
+  it('keeps string inputs as text and rejects them in formulas', () => {
+    const m = miniModel({ code: { entity: 'person', period: 'year', type: 'string', default: 'none' }, y: { entity: 'person', period: 'year', type: 'bool', formula: 'code == "x"' } });
+    const s = sim(m, ['a', 'b', 'c']);
+    s.setInput('code', '2025', ['02020', 'abc', '02020']);
+    expect(s.decode('code', s.calculate('code', '2025'))).to.deep.equal(['02020', 'abc', '02020']);
+    const fresh = sim(m, ['a']);
+    expect(fresh.decode('code', fresh.calculate('code', '2025'))).to.deep.equal(['none']);
+    expect(() => s.calculate('y', '2025')).to.throw(EngineError, 'code is a string variable');
+  });
+  it('keeps at most MAX_COMPILED_REFORMS compiled reforms, always the baseline', () => {
+    const m = miniModel({}, { gov: { a: { values: { '2000-01-01': 1 } } } });
+    const base = m.compiled();
+    const first = m.compiled({ 'gov.a': { '2000-01-01.2100-12-31': 2 } });
+    for (let i = 0; i < 70; i++) m.compiled({ 'gov.a': { '2000-01-01.2100-12-31': 10 + i } });
+    expect(m.compiled()).to.equal(base);
+    expect(m.compiled({ 'gov.a': { '2000-01-01.2100-12-31': 2 } })).to.not.equal(first);
+  });
+});
