@@ -100,7 +100,7 @@ export class CountryModel {
 
 /** Kernels of every variable, compiled lazily per period under one parameter tree (baseline or reform). */
 export class CompiledModel {
-  private readonly kernels = new Map<string, Kernel | null>();
+  private readonly kernels = new Map<string, Map<string, Kernel | null>>();
   private readonly envs = new Map<string, CompileEnv>();
 
   constructor(
@@ -146,12 +146,16 @@ export class CompiledModel {
 
   /** The kernel computing `name` at `period` (its definition period), or null for an input. */
   kernel(name: string, period: string): Kernel | null {
-    const key = `${name}@${period}`;
-    let k = this.kernels.get(key);
+    let byPeriod = this.kernels.get(name);
+    if (!byPeriod) {
+      byPeriod = new Map();
+      this.kernels.set(name, byPeriod);
+    }
+    let k = byPeriod.get(period);
     if (k === undefined) {
       const spec = this.model.variable(name);
       k = compileVariable(spec, period, this.env(period, spec));
-      this.kernels.set(key, k);
+      byPeriod.set(period, k);
     }
     return k;
   }

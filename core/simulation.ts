@@ -4,6 +4,7 @@ import { defaultCode, outputArrayType } from './compiler/variable';
 import { monthsOf, parsePeriod } from './periods';
 import { PopulationIndex } from './population-index';
 import { BufferPool } from './buffer-pool';
+import { ColumnStore } from './column-store';
 import { Column, EngineError, InputValues, Population, VariableSpec } from './types';
 
 export interface SimulationOptions {
@@ -25,8 +26,8 @@ function isFlow(spec: VariableSpec): boolean {
 export class Simulation {
   readonly compiled: CompiledModel;
   readonly index: PopulationIndex;
-  private readonly inputs = new Map<string, Column>();
-  private readonly computed = new Map<string, Column>();
+  private readonly inputs = new ColumnStore();
+  private readonly computed = new ColumnStore();
   private readonly inProgress = new Set<string>();
   /** String variables are stored as codes into a dictionary per variable (code 0: the default). */
   private readonly strings = new Map<string, { values: string[]; index: Map<string, number> }>();
@@ -101,18 +102,18 @@ export class Simulation {
     const p = parsePeriod(period);
     const col = this.encode(name, values);
     this.computed.clear();
-    if (spec.period === 'eternity') this.inputs.set(`${name}@eternity`, col);
+    if (spec.period === 'eternity') this.inputs.set(name, 'eternity', col);
     else if (p.unit === 'eternity') throw new EngineError(`${name} is a ${spec.period} variable: give a ${spec.period}, not eternity`);
-    else if (spec.period === 'year') this.inputs.set(`${name}@${p.year}`, col);
-    else if (p.unit === 'month') this.inputs.set(`${name}@${period}`, col);
+    else if (spec.period === 'year') this.inputs.set(name, String(p.year), col);
+    else if (p.unit === 'month') this.inputs.set(name, period, col);
     else {
       const perMonth = isFlow(spec) ? Float64Array.from(col, (x) => x / 12) : col;
-      for (const m of monthsOf(p.year)) this.inputs.set(`${name}@${m}`, perMonth);
+      for (const m of monthsOf(p.year)) this.inputs.set(name, m, perMonth);
     }
   }
 
   hasInput(name: string, period: string): boolean {
-    return this.inputs.has(`${name}@${period}`);
+    return this.inputs.has(name, period);
   }
 
   /** Values of a variable for a period, converted as PolicyEngine does when the period differs from its definition. */
@@ -125,19 +126,19 @@ export class Simulation {
     if (spec.period === 'year') {
       const year = this.exact(spec, String(p.year));
       if (!isFlow(spec)) return year;
-      const key = `${name}@${period}/12`;
-      let c = this.computed.get(key);
+      const key = `${period}/12`;
+      let c = this.computed.get(name, key);
       if (!c) {
         c = Float64Array.from(year, (x) => x / 12);
-        this.computed.set(key, c);
+        this.computed.set(name, key, c);
       }
       return c;
     }
     // A monthly variable read for a year: flows sum their months, stocks take the last month.
     const months = monthsOf(p.year);
     if (!isFlow(spec)) return this.exact(spec, months[11]);
-    const key = `${name}@${period}+`;
-    let c = this.computed.get(key);
+    const key = `${period}+`;
+    let c = this.computed.get(name, key);
     if (!c) {
       const sum = new Float64Array(this.count(spec.entity));
       for (const m of months) {
@@ -145,17 +146,18 @@ export class Simulation {
         for (let i = 0; i < sum.length; i++) sum[i] += col[i];
       }
       c = sum;
-      this.computed.set(key, c);
+      this.computed.set(name, key, c);
     }
     return c;
   }
 
   private exact(spec: VariableSpec, period: string): Column {
-    const key = `${spec.name}@${period}`;
-    const given = this.inputs.get(key);
+    const name = spec.name;
+    const given = this.inputs.get(name, period);
     if (given) return given;
-    const done = this.computed.get(key);
+    const done = this.computed.get(name, period);
     if (done) return done;
+    const key = `${name}@${period}`;
     if (this.inProgress.has(key)) {
       const stack = [...this.inProgress];
       const chain = [...stack.slice(stack.indexOf(key)), key].map((k) => k.split('@')[0]);
@@ -170,19 +172,21 @@ export class Simulation {
     } else {
       this.inProgress.add(key);
       try {
-        const cols = kernel.deps.map((d) => this.calculate(d.name, d.period));
+        const deps = kernel.deps;
+        const cols: Column[] = new Array(deps.length);
+        for (let i = 0; i < deps.length; i++) cols[i] = this.calculate(deps[i].name, deps[i].period);
         col = kernel.run(cols, this.index);
       } finally {
         this.inProgress.delete(key);
       }
     }
-    this.computed.set(key, col);
+    this.computed.set(name, period, col);
     return col;
   }
 
   /** Forget a computed column (memory): it is recomputed if asked for again. */
   release(name: string, period: string): void {
-    this.computed.delete(`${name}@${period}`);
+    this.computed.delete(name, period);
   }
 
   /** The exact (definition-period) columns a request for `name` at `period` reads. */
@@ -207,7 +211,7 @@ export class Simulation {
       if (seen.has(key)) return;
       seen.add(key);
       const [name, p] = key.split('@');
-      const kernel = this.inputs.has(key) ? null : this.compiled.kernel(name, p);
+      const kernel = this.inputs.has(name, p) ? null : this.compiled.kernel(name, p);
       const deps: string[] = [];
       for (const d of kernel?.deps ?? []) for (const ep of this.exactPeriods(this.model.variable(d.name), d.period)) deps.push(`${d.name}@${ep}`);
       reads.set(key, deps);
@@ -232,11 +236,11 @@ export class Simulation {
   }
 
   private dropComputed(key: string): void {
-    const col = this.computed.get(key);
-    this.computed.delete(key);
-    if (col && !this.inputs.has(key)) this.index.recycle(col);
-    const name = key.split('@')[0];
-    for (const k of [...this.computed.keys()]) if (k.startsWith(`${name}@`) && (k.endsWith('/12') || k.endsWith('+'))) this.computed.delete(k);
+    const [name, period] = key.split('@');
+    const col = this.computed.get(name, period);
+    this.computed.delete(name, period);
+    if (col && !this.inputs.has(name, period)) this.index.recycle(col);
+    this.computed.deleteWhere(name, (p) => p.endsWith('/12') || p.endsWith('+'));
   }
 
   /** Column values as JSON-ready values: enum names, booleans, numbers. */
