@@ -118,17 +118,22 @@ export class KernelBuilder {
       calls.push(`const ${ret} = stage${i}(${params.join(', ')});`);
       perCall.push(...st.names);
     });
+    // The main loop is a function of its own too: in the kernel, code after an optimised loop that
+    // never ran before (buffer recycling) would deoptimise it at the end of every first run.
+    const body: string[] = [`for (let i = 0; i < n_${entity}; i++) {`];
+    if (maskCode) body.push(`  if (!(${maskCode})) { out[i] = ${defaultCode}; continue; }`);
+    for (const l of this.mainLines) body.push(`  ${l}`);
+    body.push(`  out[i] = ${valueCode};`, '}');
+    const loopCode = body.join('\n');
+    const loopParams = ['out', ...perCall.filter((name) => new RegExp(`\\b${name}\\b`).test(loopCode))];
+    lines.push(`function loop(${loopParams.join(', ')}) {\n${loopCode}\n}`);
     lines.push('return function kernel(C, P) {');
     this.deps.forEach((_, i) => lines.push(`const c${i} = C[${i}];`));
     for (const [v, expr] of this.maps) lines.push(`const ${v} = ${expr};`);
     for (const e of this.counts) lines.push(`const n_${e} = P.count(${literal(e)});`);
     lines.push(...calls);
     lines.push(`const out = P.alloc(${literal(outType)}, n_${entity});`);
-    lines.push(`for (let i = 0; i < n_${entity}; i++) {`);
-    if (maskCode) lines.push(`  if (!(${maskCode})) { out[i] = ${defaultCode}; continue; }`);
-    for (const l of this.mainLines) lines.push(`  ${l}`);
-    lines.push(`  out[i] = ${valueCode};`);
-    lines.push('}');
+    lines.push(`loop(${loopParams.join(', ')});`);
     for (const t of this.scratchNames) lines.push(`P.recycle(${t});`);
     lines.push('return out;');
     lines.push('};');

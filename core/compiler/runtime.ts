@@ -88,6 +88,14 @@ export function clampIndex(x: number, lo: number, size: number): number {
  */
 export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Array): Int32Array {
   const n = key.length;
+  let contiguous = true;
+  for (let i = 1; i < n; i++) {
+    if (group[i] !== group[i - 1] && group[i] !== group[i - 1] + 1) {
+      contiguous = false;
+      break;
+    }
+  }
+  if (contiguous) return rankRuns(key, cond, group);
   let groups = 0;
   for (let i = 0; i < n; i++) if (group[i] >= groups) groups = group[i] + 1;
   const start = new Int32Array(groups + 1);
@@ -114,6 +122,29 @@ export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Arr
       }
       out[a] = r;
     }
+  }
+  return out;
+}
+
+/** rank() when each group's rows are one run (microdata and chunks sorted by household). */
+function rankRuns(key: Float64Array, cond: Uint8Array | null, group: Int32Array): Int32Array {
+  const n = key.length;
+  const out = new Int32Array(n);
+  let lo = 0;
+  while (lo < n) {
+    let hi = lo + 1;
+    while (hi < n && group[hi] === group[lo]) hi++;
+    for (let a = lo; a < hi; a++) {
+      if (cond && !cond[a]) {
+        out[a] = -1;
+        continue;
+      }
+      const ka = key[a];
+      let r = 0;
+      for (let b = lo; b < hi; b++) if ((!cond || cond[b]) && (key[b] < ka || (key[b] === ka && b < a))) r++;
+      out[a] = r;
+    }
+    lo = hi;
   }
   return out;
 }
