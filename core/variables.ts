@@ -100,3 +100,12 @@ export function loadVariables(folder: string): Map<string, VariableSpec> {
   }
   return out;
 }
+
+/** The value of an input nobody supplied: `default`, else 0, false, the first enum value or "". */
+export function defaultValue(spec: VariableSpec): number | boolean | string {
+  if (spec.default !== undefined) return spec.default;
+  if (spec.type === 'bool') return false;
+  if (spec.type === 'enum') return spec.possible_values?.[0] ?? '';
+  if (spec.type === 'string') return '';
+  return 0;
+}

@@ -3,8 +3,10 @@ import type { VariableSpec, EntityDef } from '../types';
 import type { ValueAt } from '../../parameters/types';
 import { lastYear } from '../periods';
 import { CompileError, KernelBuilder, NeedMaterialize } from './builder';
-import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, isConst, literal, typeOfConst } from './ir';
+import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, arrayType, isConst, literal, typeOfConst } from './ir';
 import { indexParam, paramToValue, paramScales, scaleBracketValue } from './params';
+import { compileAggregate } from './aggregate';
+import { foldOperator, selectToConditional, unrolledScale } from './fold';
 
 export interface CompileEnv {
   variables: Map<string, VariableSpec>;
@@ -38,11 +40,6 @@ interface Node {
   [k: string]: unknown;
 }
 
-function arrayType(t: ScalarType, enumInfo?: EnumInfo): string {
-  if (t === 'num') return 'Float64Array';
-  if (t === 'bool') return 'Uint8Array';
-  return enumInfo && enumInfo.values.length > 255 ? 'Int32Array' : 'Uint8Array';
-}
 
 /** Compiles mathjs expression trees into row code inside a KernelBuilder. */
 export class ExprCompiler {
@@ -431,146 +428,9 @@ export class ExprCompiler {
     return [...found];
   }
 
-  /** Aggregate over the members of `target` (a group containing the scope's entity, or the scope's own group). */
   private aggregate(fn: string, target: string, args: MathNode[], scope: Scope): IR {
-    const te = this.env.entities.get(target)!;
-    if (te.isPerson) throw new CompileError(`${fn}() aggregates over a group's members: in a ${target} formula name the group, e.g. benunit.${fn}(...)`);
-    if (target !== scope.entity && !this.env.isWithin(scope.entity, target)) {
-      throw new CompileError(`${target}.${fn}() cannot be used in a ${scope.entity} formula: ${scope.entity} is not inside ${target}`);
-    }
-    const limits: Record<string, [number, number]> = { sum: [1, 2], count: [0, 1], any: [1, 1], all: [1, 1], max: [1, 2], min: [1, 2], first: [1, 1], rank: [1, 2] };
-    const [lo, hi] = limits[fn];
-    if (args.length < lo || args.length > hi) throw new CompileError(`${fn}() takes ${lo === hi ? lo : `${lo} or ${hi}`} argument(s), got ${args.length}`);
-    const members = new Set<string>();
-    for (const a of args) for (const e of this.memberLevel(a, { ...scope, entity: target })) members.add(e);
-    const person = [...this.env.entities.values()].find((e) => e.isPerson)!.key;
-    const member = members.size === 1 ? [...members][0] : person;
-    if (fn === 'rank' && member !== person) throw new CompileError('rank() orders the persons of a group');
-    const inner: Scope = { entity: member, idx: this.b.temp('j'), main: false, locals: scope.locals };
-    const n = this.b.count(member);
-    const m = this.b.map(member, target);
-    const nT = this.b.count(target);
-    const out = this.b.temp('a');
-    const j = inner.idx;
-    const rowOf = (a: MathNode) => this.toRow(this.scalar(a, inner), inner);
-    const condOf = (a: MathNode | undefined) => (a ? `(${rowOf(a).code})` : 'true');
-    let stage: string;
-    let t: ScalarType = 'num';
-    switch (fn) {
-      case 'sum': {
-        const x = rowOf(args[0]).code;
-        stage = `const ${out} = ${this.b.scratch('Float64Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) ${out}[${m}[${j}]] += ${x}; }`;
-        break;
-      }
-      case 'count':
-        stage = `const ${out} = ${this.b.scratch('Float64Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] += 1; }`;
-        break;
-      case 'any':
-        t = 'bool';
-        stage = `const ${out} = ${this.b.scratch('Uint8Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] = 1; }`;
-        break;
-      case 'all':
-        t = 'bool';
-        stage = `const ${out} = ${this.b.scratch('Uint8Array', nT, out, '1')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (!${condOf(args[0])}) ${out}[${m}[${j}]] = 0; }`;
-        break;
-      case 'max':
-      case 'min': {
-        const x = rowOf(args[0]).code;
-        const init = fn === 'max' ? '-Infinity' : 'Infinity';
-        const better = fn === 'max' ? '>' : '<';
-        const v = this.b.temp('v');
-        stage =
-          `const ${out} = ${this.b.scratch('Float64Array', nT, out, init)};\n` +
-          `for (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) { const ${v} = ${x}; if (${v} ${better} ${out}[${m}[${j}]]) ${out}[${m}[${j}]] = ${v}; } }\n` +
-          // A group with no (matching) member aggregates to 0, as PolicyEngine's group max/min do on empty groups.
-          `for (let ${j} = 0; ${j} < ${nT}; ${j}++) if (${out}[${j}] === ${init}) ${out}[${j}] = 0;`;
-        break;
-      }
-      case 'first': {
-        const x = rowOf(args[0]);
-        t = x.t;
-        const seen = this.b.temp('s');
-        stage =
-          `const ${out} = ${this.b.scratch(arrayType(x.t, x.enumInfo), nT, out)}; const ${seen} = ${this.b.scratch('Uint8Array', nT, seen, '0')};\n` +
-          `for (let ${j} = 0; ${j} < ${n}; ${j}++) { const g = ${m}[${j}]; if (!${seen}[g]) { ${seen}[g] = 1; ${out}[g] = ${x.t === 'bool' ? `(${x.code}) ? 1 : 0` : x.code}; } }`;
-        this.b.stage([out, seen], stage);
-        return { k: 'row', code: this.project(out, target, scope, `${fn}()`), entity: scope.entity, t, enumInfo: x.enumInfo };
-      }
-      case 'rank': {
-        if (scope.entity !== person) throw new CompileError('rank() gives a position per person: use it in a person formula');
-        const key = this.b.temp('r'), cond = this.b.temp('r');
-        stage =
-          `const ${key} = ${this.b.scratch('Float64Array', n, key)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${key}[${j}] = ${rowOf(args[0]).code};\n` +
-          (args[1] ? `const ${cond} = ${this.b.scratch('Uint8Array', n, cond)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;\n` : '') +
-          `const ${out} = H.rank(${key}, ${args[1] ? cond : 'null'}, ${m});`;
-        this.b.stage(args[1] ? [key, cond, out] : [key, out], stage);
-        return { k: 'row', code: `${out}[${scope.idx}]`, entity: scope.entity, t: 'num' };
-      }
-      default:
-        throw new CompileError(`unknown aggregation ${fn}`);
-    }
-    this.b.stage([out], stage);
-    return { k: 'row', code: this.project(out, target, scope, `${fn}()`), entity: scope.entity, t };
+    return compileAggregate(this, this.b, this.env, fn, target, args, scope);
   }
+
 }
 
-/**
- * A scale with constant brackets as a small function with the numbers inlined: several times
- * faster than looping over threshold arrays for every row.
- */
-function unrolledScale(fn: string, leaf: unknown): ((name: string) => string) | null {
-  const s = leaf as { kind?: string; thresholds?: number[]; values?: number[] };
-  if (s?.kind !== 'scale' || !s.thresholds || s.thresholds.length > 12) return null;
-  const t = s.thresholds.map(literal);
-  const v = s.values!.map(literal);
-  const n = t.length;
-  if (n === 0) return (name) => `const ${name} = (x) => 0;`;
-  if (fn === 'marginal') {
-    let body = '';
-    for (let k = n - 1; k >= 0; k--) {
-      const hi = k + 1 < n ? `(x < ${t[k + 1]} ? x : ${t[k + 1]})` : 'x';
-      body = `if (x > ${t[k]}) { r += ${v[k]} * (${hi} - ${t[k]});${body ? ' ' + body : ''} }`;
-    }
-    return (name) => `const ${name} = (x) => { let r = 0; ${body} return r; };`;
-  }
-  if (fn === 'lookup') {
-    // The outermost test is the highest threshold: the highest bracket x reaches wins.
-    let expr = '0';
-    for (let k = 0; k < n; k++) expr = `(x >= ${t[k]} ? ${v[k]} : ${expr})`;
-    return (name) => `const ${name} = (x) => (${expr});`;
-  }
-  return null;
-}
-
-function selectToConditional(args: MathNode[]): MathNode {
-  // Built lazily from the argument nodes so errors still quote the user's text.
-  let node: unknown = args[args.length - 1];
-  for (let i = args.length - 3; i >= 0; i -= 2) {
-    node = { type: 'ConditionalNode', condition: args[i], trueExpr: args[i + 1], falseExpr: node, toString: () => `select(...)` };
-  }
-  return node as MathNode;
-}
-
-function foldOperator(fn: string, v: (number | boolean | string)[]): number | boolean | string {
-  const [a, b] = v as [number, number];
-  switch (fn) {
-    case 'add': return a + b;
-    case 'subtract': return a - b;
-    case 'multiply': return a * b;
-    case 'divide': return a / b;
-    case 'pow': return a ** b;
-    case 'mod': { const r = a % b; return r !== 0 && (r < 0) !== (b < 0) ? r + b : r; }
-    case 'unaryMinus': return -a;
-    case 'and': return !!a && !!b;
-    case 'or': return !!a || !!b;
-    case 'xor': return !!a !== !!b;
-    case 'not': return !a;
-    case 'equal': return v[0] === v[1];
-    case 'unequal': return v[0] !== v[1];
-    case 'smaller': return a < b;
-    case 'larger': return a > b;
-    case 'smallerEq': return a <= b;
-    case 'largerEq': return a >= b;
-    default: throw new CompileError(`unsupported operator ${fn}`);
-  }
-}

@@ -58,3 +58,10 @@ export function literal(v: number | boolean | string): string {
 export function typeOfConst(v: number | boolean | string): ScalarType {
   return typeof v === 'number' ? 'num' : typeof v === 'boolean' ? 'bool' : 'str';
 }
+
+/** The typed array holding values of a type (enums with more than 255 values need 32 bits). */
+export function arrayType(t: ScalarType, enumInfo?: EnumInfo): string {
+  if (t === 'num') return 'Float64Array';
+  if (t === 'bool') return 'Uint8Array';
+  return enumInfo && enumInfo.values.length > 255 ? 'Int32Array' : 'Uint8Array';
+}

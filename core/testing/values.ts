@@ -77,18 +77,4 @@ export function toExpectedValue(spec: VariableSpec, value: unknown): ScalarValue
   }
 }
 
-/** The value of an input nobody supplied: `default`, else 0, false, the first enum value or "". */
-export function defaultValue(spec: VariableSpec): ScalarValue {
-  if (spec.default !== undefined) return spec.default;
-  switch (spec.type) {
-    case 'float':
-    case 'int':
-      return 0;
-    case 'bool':
-      return false;
-    case 'enum':
-      return spec.possible_values?.[0] ?? '';
-    case 'string':
-      return '';
-  }
-}
+export { defaultValue } from '../variables';

@@ -15,16 +15,4 @@ export interface ModelView {
 export type InputScalar = number | boolean | string;
 
 /** The value an instance gets when the payload supplies the variable for other instances only. */
-export function defaultValue(spec: VariableSpec): InputScalar {
-  if (spec.default !== undefined) return spec.default;
-  switch (spec.type) {
-    case 'bool':
-      return false;
-    case 'enum':
-      return spec.possible_values?.[0] ?? '';
-    case 'string':
-      return '';
-    default:
-      return 0;
-  }
-}
+export { defaultValue } from '../../core/variables';

@@ -1,0 +1,86 @@
+import { CompileError, KernelBuilder } from './builder';
+import type { CompileEnv, ExprCompiler, Scope } from './expr';
+import { arrayType, IR, ScalarType } from './ir';
+import type { MathNode } from './parser';
+
+/** Aggregate over the members of `target` (a group containing the scope's entity, or the scope's own group). */
+export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: CompileEnv, fn: string, target: string, args: MathNode[], scope: Scope): IR {
+  const te = env.entities.get(target)!;
+  if (te.isPerson) throw new CompileError(`${fn}() aggregates over a group's members: in a ${target} formula name the group, e.g. benunit.${fn}(...)`);
+  if (target !== scope.entity && !env.isWithin(scope.entity, target)) {
+    throw new CompileError(`${target}.${fn}() cannot be used in a ${scope.entity} formula: ${scope.entity} is not inside ${target}`);
+  }
+  const limits: Record<string, [number, number]> = { sum: [1, 2], count: [0, 1], any: [1, 1], all: [1, 1], max: [1, 2], min: [1, 2], first: [1, 1], rank: [1, 2] };
+  const [lo, hi] = limits[fn];
+  if (args.length < lo || args.length > hi) throw new CompileError(`${fn}() takes ${lo === hi ? lo : `${lo} or ${hi}`} argument(s), got ${args.length}`);
+  const members = new Set<string>();
+  for (const a of args) for (const e of c.memberLevel(a, { ...scope, entity: target })) members.add(e);
+  const person = [...env.entities.values()].find((e) => e.isPerson)!.key;
+  const member = members.size === 1 ? [...members][0] : person;
+  if (fn === 'rank' && member !== person) throw new CompileError('rank() orders the persons of a group');
+  const inner: Scope = { entity: member, idx: b.temp('j'), main: false, locals: scope.locals };
+  const n = b.count(member);
+  const m = b.map(member, target);
+  const nT = b.count(target);
+  const out = b.temp('a');
+  const j = inner.idx;
+  const rowOf = (a: MathNode) => c.toRow(c.scalar(a, inner), inner);
+  const condOf = (a: MathNode | undefined) => (a ? `(${rowOf(a).code})` : 'true');
+  let stage: string;
+  let t: ScalarType = 'num';
+  switch (fn) {
+    case 'sum': {
+      const x = rowOf(args[0]).code;
+      stage = `const ${out} = ${b.scratch('Float64Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) ${out}[${m}[${j}]] += ${x}; }`;
+      break;
+    }
+    case 'count':
+      stage = `const ${out} = ${b.scratch('Float64Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] += 1; }`;
+      break;
+    case 'any':
+      t = 'bool';
+      stage = `const ${out} = ${b.scratch('Uint8Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] = 1; }`;
+      break;
+    case 'all':
+      t = 'bool';
+      stage = `const ${out} = ${b.scratch('Uint8Array', nT, out, '1')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (!${condOf(args[0])}) ${out}[${m}[${j}]] = 0; }`;
+      break;
+    case 'max':
+    case 'min': {
+      const x = rowOf(args[0]).code;
+      const init = fn === 'max' ? '-Infinity' : 'Infinity';
+      const better = fn === 'max' ? '>' : '<';
+      const v = b.temp('v');
+      stage =
+        `const ${out} = ${b.scratch('Float64Array', nT, out, init)};\n` +
+        `for (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) { const ${v} = ${x}; if (${v} ${better} ${out}[${m}[${j}]]) ${out}[${m}[${j}]] = ${v}; } }\n` +
+        // A group with no (matching) member aggregates to 0, as PolicyEngine's group max/min do on empty groups.
+        `for (let ${j} = 0; ${j} < ${nT}; ${j}++) if (${out}[${j}] === ${init}) ${out}[${j}] = 0;`;
+      break;
+    }
+    case 'first': {
+      const x = rowOf(args[0]);
+      t = x.t;
+      const seen = b.temp('s');
+      stage =
+        `const ${out} = ${b.scratch(arrayType(x.t, x.enumInfo), nT, out)}; const ${seen} = ${b.scratch('Uint8Array', nT, seen, '0')};\n` +
+        `for (let ${j} = 0; ${j} < ${n}; ${j}++) { const g = ${m}[${j}]; if (!${seen}[g]) { ${seen}[g] = 1; ${out}[g] = ${x.t === 'bool' ? `(${x.code}) ? 1 : 0` : x.code}; } }`;
+      b.stage([out, seen], stage);
+      return { k: 'row', code: c.project(out, target, scope, `${fn}()`), entity: scope.entity, t, enumInfo: x.enumInfo };
+    }
+    case 'rank': {
+      if (scope.entity !== person) throw new CompileError('rank() gives a position per person: use it in a person formula');
+      const key = b.temp('r'), cond = b.temp('r');
+      stage =
+        `const ${key} = ${b.scratch('Float64Array', n, key)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${key}[${j}] = ${rowOf(args[0]).code};\n` +
+        (args[1] ? `const ${cond} = ${b.scratch('Uint8Array', n, cond)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;\n` : '') +
+        `const ${out} = H.rank(${key}, ${args[1] ? cond : 'null'}, ${m});`;
+      b.stage(args[1] ? [key, cond, out] : [key, out], stage);
+      return { k: 'row', code: `${out}[${scope.idx}]`, entity: scope.entity, t: 'num' };
+    }
+    default:
+      throw new CompileError(`unknown aggregation ${fn}`);
+  }
+  b.stage([out], stage);
+  return { k: 'row', code: c.project(out, target, scope, `${fn}()`), entity: scope.entity, t };
+}
