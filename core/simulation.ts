@@ -50,7 +50,15 @@ export class Simulation {
     const spec = this.model.variable(name);
     const n = this.count(spec.entity);
     if (values.length !== n) throw new EngineError(`${name}: ${values.length} values given for ${n} ${spec.entity} rows`);
-    const col = new ARRAY_TYPES[outputArrayType(spec)](n);
+    const Type = ARRAY_TYPES[outputArrayType(spec)];
+    // Numeric columns from typed arrays (microdata, chunks) convert in one native copy.
+    if ((spec.type === 'float' || spec.type === 'int') && ArrayBuffer.isView(values)) {
+      const col = new Type(n);
+      col.set(values as ArrayLike<number>);
+      if (spec.type === 'float') for (let i = 0; i < n; i++) if (Number.isNaN(col[i])) throw new EngineError(`${name}: expected a number, got NaN`);
+      return col;
+    }
+    const col = new Type(n);
     for (let i = 0; i < n; i++) {
       const v = values[i] as unknown;
       if (spec.type === 'string') {
