@@ -4,7 +4,7 @@
  * case, and a case that breaks the schema is a failed case whose message names file, case and key.
  */
 import * as fs from 'fs';
-import YAML, { Tags } from 'yaml';
+import { parseYaml11 as parseYaml } from '../../parameters/yaml';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import type { LoadedCase, RawCase } from './types';
 
@@ -43,22 +43,9 @@ function validateCase(value: unknown): ErrorObject[] {
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 
-const BOOL_TAG = 'tag:yaml.org,2002:bool';
-// PyYAML reads only these words as booleans; the YAML 1.1 spec (and the yaml package) also take y/n.
-const PYYAML_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
-const PYYAML_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
-
-const pyyamlTags = (tags: Tags): Tags =>
-  tags.flatMap((tag): Tags => {
-    if (typeof tag === 'string') return [tag];
-    if (tag.tag === 'tag:yaml.org,2002:timestamp') return [];
-    if (tag.tag === BOOL_TAG && 'test' in tag && tag.test) return [{ ...tag, test: tag.test.test('true') ? PYYAML_TRUE : PYYAML_FALSE }];
-    return [tag];
-  });
-
-/** YAML 1.1 as PyYAML reads it (`12_570` is a number, `yes` is true), except that dates stay text; repeated keys keep the last. */
+/** Test files keep the last of repeated keys, as PolicyEngine's runner (PyYAML) does. */
 export function parseYaml11(text: string): unknown {
-  return YAML.parse(text, { version: '1.1', uniqueKeys: false, customTags: pyyamlTags });
+  return parseYaml(text, { uniqueKeys: false });
 }
 
 function describeSchemaError(error: ErrorObject): string {

@@ -8,7 +8,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import YAML from 'yaml';
+import { parseYaml11 } from '../../parameters/yaml';
 
 export const BUNDLE_FORMAT = 'fiscus-bundle/1';
 const RULE_ENTRIES = ['country.yaml', 'variables', 'parameters'];
@@ -33,7 +33,7 @@ export class BundleError extends Error {
 /** id and version from a country folder's country.yaml (without loading the whole model). */
 export function readCountryHeader(folder: string): { id: string; version: string } {
   const file = path.join(folder, 'country.yaml');
-  const raw = YAML.parse(fs.readFileSync(file, 'utf8'), { version: '1.1' }) as { id?: unknown; version?: unknown } | null;
+  const raw = parseYaml11(fs.readFileSync(file, 'utf8')) as { id?: unknown; version?: unknown } | null;
   if (!raw || typeof raw.id !== 'string' || typeof raw.version !== 'string') {
     throw new BundleError(`${file}: needs string "id" and "version" fields`);
   }
