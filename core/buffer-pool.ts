@@ -1,7 +1,8 @@
 import type { Column } from './types';
 
 type Ctor = Float64ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor;
-const CTORS: Record<string, Ctor> = { Float64Array, Int32Array, Uint8Array };
+/** The column types, by name (as kernels and outputArrayType name them). */
+export const COLUMN_TYPES: Record<string, Ctor> = { Float64Array, Int32Array, Uint8Array };
 
 /**
  * Recycled column buffers. A request for n rows is served by any free buffer of the same type
@@ -22,14 +23,14 @@ export class BufferPool {
         }
       }
     }
-    const C = CTORS[type];
+    const C = COLUMN_TYPES[type];
     if (!C) throw new Error(`unknown column type ${type}`);
     return new C(n);
   }
 
   recycle(col: Column): void {
     const type = col.constructor.name;
-    const C = CTORS[type];
+    const C = COLUMN_TYPES[type];
     const buffer = col.buffer as ArrayBuffer;
     const whole = new C(buffer, 0, buffer.byteLength / C.BYTES_PER_ELEMENT) as Column;
     const list = this.free.get(type);

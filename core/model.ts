@@ -102,6 +102,7 @@ export class CountryModel {
 export class CompiledModel {
   private readonly kernels = new Map<string, Map<string, Kernel | null>>();
   private readonly envs = new Map<string, CompileEnv>();
+  private paramRoots?: Set<string>;
 
   constructor(
     readonly model: CountryModel,
@@ -120,8 +121,7 @@ export class CompiledModel {
       const params = this.parameters;
       const instant = period === 'eternity' ? null : instantOf(period, model.country.yearInstant);
       const cache = new Map<string, ValueAt>();
-      const roots = new Set<string>();
-      for (const [p] of params.leaves()) roots.add(p.split(/[.[]/)[0]);
+      const roots = this.roots();
       env = {
         variables: model.variables,
         entities: model.entities,
@@ -142,6 +142,15 @@ export class CompiledModel {
       this.envs.set(period, env);
     }
     return env;
+  }
+
+  /** First steps of every parameter path (`gov`): names a formula may start a parameter path with. */
+  private roots(): Set<string> {
+    if (!this.paramRoots) {
+      this.paramRoots = new Set();
+      for (const [p] of this.parameters.leaves()) this.paramRoots.add(p.split(/[.[]/)[0]);
+    }
+    return this.paramRoots;
   }
 
   /** The kernel computing `name` at `period` (its definition period), or null for an input. */

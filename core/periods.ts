@@ -23,15 +23,6 @@ export function parsePeriod(text: string | number): Period {
   throw new EngineError(`invalid period "${s}": expected YYYY, YYYY-MM or eternity`);
 }
 
-export function isPeriod(text: string | number): boolean {
-  try {
-    parsePeriod(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function formatPeriod(p: Period): string {
   if (p.unit === 'eternity') return 'eternity';
   if (p.unit === 'year') return String(p.year);
@@ -62,7 +53,3 @@ export function instantOf(period: string, yearInstant: string): string {
   throw new EngineError('parameters cannot be read for the eternity period');
 }
 
-/** Re-express `period` at a variable's definition unit, for the simple cases that need no arithmetic. */
-export function yearOf(period: string): number {
-  return parsePeriod(period).year;
-}

@@ -3,7 +3,7 @@ import { CompiledModel, CountryModel } from './model';
 import { defaultCode, outputArrayType } from './compiler/variable';
 import { monthsOf, parsePeriod } from './periods';
 import { PopulationIndex } from './population-index';
-import { BufferPool } from './buffer-pool';
+import { BufferPool, COLUMN_TYPES } from './buffer-pool';
 import { ColumnStore } from './column-store';
 import { Column, EngineError, InputValues, Population, VariableSpec } from './types';
 
@@ -13,7 +13,6 @@ export interface SimulationOptions {
   pool?: BufferPool;
 }
 
-const ARRAY_TYPES: Record<string, new (n: number) => Column> = { Float64Array, Int32Array, Uint8Array };
 
 function isFlow(spec: VariableSpec): boolean {
   return spec.quantity_type ? spec.quantity_type === 'flow' : spec.type === 'float';
@@ -50,7 +49,7 @@ export class Simulation {
     const spec = this.model.variable(name);
     const n = this.count(spec.entity);
     if (values.length !== n) throw new EngineError(`${name}: ${values.length} values given for ${n} ${spec.entity} rows`);
-    const Type = ARRAY_TYPES[outputArrayType(spec)];
+    const Type = COLUMN_TYPES[outputArrayType(spec)];
     // Numeric columns from typed arrays (microdata, chunks) convert in one native copy.
     if ((spec.type === 'float' || spec.type === 'int') && ArrayBuffer.isView(values)) {
       const col = new Type(n);
@@ -120,10 +119,6 @@ export class Simulation {
     }
   }
 
-  hasInput(name: string, period: string): boolean {
-    return this.inputs.has(name, period);
-  }
-
   /** Values of a variable for a period, converted as PolicyEngine does when the period differs from its definition. */
   calculate(name: string, period: string): Column {
     const spec = this.model.variable(name);
@@ -174,7 +169,7 @@ export class Simulation {
     const kernel = this.compiled.kernel(spec.name, period);
     let col: Column;
     if (!kernel) {
-      col = new ARRAY_TYPES[outputArrayType(spec)](this.count(spec.entity));
+      col = new COLUMN_TYPES[outputArrayType(spec)](this.count(spec.entity));
       const d = defaultCode(spec);
       if (d !== 0) col.fill(d);
     } else {
@@ -190,11 +185,6 @@ export class Simulation {
     }
     this.computed.set(name, period, col);
     return col;
-  }
-
-  /** Forget a computed column (memory): it is recomputed if asked for again. */
-  release(name: string, period: string): void {
-    this.computed.delete(name, period);
   }
 
   /** The exact (definition-period) columns a request for `name` at `period` reads. */

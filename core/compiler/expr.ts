@@ -186,9 +186,9 @@ export class ExprCompiler {
     const dims = index.dimensions as MathNode[];
     if (dims.length !== 1) throw new CompileError('index parameters one key at a time: p[a][b]');
     const d = dims[0] as unknown as Node;
-    if (index.dotNotation || d.type === 'ConstantNode') return indexParam(obj, { key: d.value as string | number }, this.b);
+    if (index.dotNotation || d.type === 'ConstantNode') return indexParam(obj, { key: d.value as string | number });
     const dyn = this.toRow(this.compile(dims[0], scope), scope);
-    return indexParam(obj, { row: dyn }, this.b);
+    return indexParam(obj, { row: dyn });
   }
 
   /** Any scalar IR as row code (constants become literals). */
@@ -266,13 +266,12 @@ export class ExprCompiler {
     const cond = this.scalar(c, scope);
     if (cond.k === 'const') return this.compile(cond.v ? a : b, scope, hint);
     let x = this.scalar(a, scope, hint);
-    let y = this.scalar(b, scope, hint ?? (x.k === 'row' && x.t === 'enum' ? x.enumInfo : undefined));
+    const y = this.scalar(b, scope, hint ?? (x.k === 'row' && x.t === 'enum' ? x.enumInfo : undefined));
     if (!hint && x.k === 'const' && typeof x.v === 'string' && y.k === 'row' && y.t === 'enum') x = this.enumConst(x.v, y.enumInfo!);
     if (x.k === 'const' && y.k === 'const' && x.v === y.v) return x;
     const xr = this.toRow(x, scope), yr = this.toRow(y, scope);
     if ((xr.t === 'enum') !== (yr.t === 'enum')) throw new CompileError(`both branches of a condition must be enums or both numbers ("${a.toString()}", "${b.toString()}")`);
     const t: ScalarType = xr.t === yr.t ? xr.t : 'num';
-    y = yr;
     return { k: 'row', code: `(${this.toRow(cond, scope).code} ? ${xr.code} : ${yr.code})`, entity: scope.entity, t, enumInfo: xr.enumInfo ?? yr.enumInfo };
   }
 
@@ -376,7 +375,7 @@ export class ExprCompiler {
     if (args.length < 2 || args.length > 3) throw new CompileError(`${name}(scale, x[, breakdown]) takes 2 or 3 arguments`);
     let s = this.compile(args[0], scope);
     if (s.k !== 'param') throw new CompileError(`${name}(): "${args[0].toString()}" is not a scale parameter`);
-    if (args.length === 3) s = indexParam(s, { row: this.toRow(this.compile(args[2], scope), scope) }, this.b);
+    if (args.length === 3) s = indexParam(s, { row: this.toRow(this.compile(args[2], scope), scope) });
     const x = this.num(args[1], scope);
     if (s.dims.length === 0) {
       const unrolled = unrolledScale(name, s.leaves[0]);

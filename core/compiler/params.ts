@@ -42,7 +42,7 @@ function dimKeys(row: RowIR, first: ValueAt, path: string): { keys: string[]; co
 }
 
 /** Apply one index step (a fixed key or a per-row column) to a parameter. */
-export function indexParam(ir: ParamIR, step: { key: string | number } | { row: RowIR }, _b: KernelBuilder): ParamIR {
+export function indexParam(ir: ParamIR, step: { key: string | number } | { row: RowIR }): ParamIR {
   if ('key' in step) {
     const key = step.key;
     const path = typeof key === 'number' ? `${ir.path}[${key}]` : `${ir.path}.${key}`;
