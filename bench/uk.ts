@@ -20,7 +20,7 @@ interface Synthetic {
  * pensioners, some with a lodger benefit unit; earnings, self-employment, savings, state pension,
  * childcare, rents by tenure, council tax, regions.
  */
-function synthesize(model: CountryModel, target: number, seed: number): Synthetic {
+export function synthesize(model: CountryModel, target: number, seed: number): Synthetic {
   const rand = seededRandom(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const regions = model.variable('region').possible_values!;

@@ -2,7 +2,9 @@ import type { Reform } from '../parameters/types';
 import { BufferPool } from './buffer-pool';
 import type { CountryModel } from './model';
 import { Simulation } from './simulation';
-import { Column, EngineError, Population } from './types';
+import { Column, Population } from './types';
+import { PopulationIndex } from './population-index';
+import { runPlan } from './plan';
 
 export interface ChunkInput {
   name: string;
@@ -50,15 +52,11 @@ export function chunkRanges(model: CountryModel, pop: Population, chunkPeople: n
   return chunks;
 }
 
-function slice(values: ChunkInput['values'], r: Range): ChunkInput['values'] {
-  if (ArrayBuffer.isView(values)) return (values as Column).subarray(r.lo, r.hi);
-  return Array.prototype.slice.call(values, r.lo, r.hi) as (number | boolean | string)[];
-}
-
 /**
- * Compute `targets` for a whole population chunk by chunk: each chunk of households is its own
- * simulation over row ranges of the inputs, so the columns of every formula stay in cache and
- * memory holds one chunk's intermediates at a time. Results are the same as one simulation.
+ * Compute `targets` for a whole population chunk by chunk: the population's execution plan is
+ * run on each chunk of households over row ranges of the inputs (views, not copies), so the
+ * columns of every formula stay in cache and memory holds one chunk's intermediates at a time.
+ * Results are the same as one simulation.
  */
 export function computeInChunks(
   model: CountryModel,
@@ -68,30 +66,28 @@ export function computeInChunks(
   period: string,
   options: ChunkOptions = {},
 ): Map<string, Column> {
+  const sim = new Simulation(model, pop, { reform: options.reform });
+  for (const inp of inputs) sim.setInput(inp.name, inp.period, inp.values as Column);
   const ranges = chunkRanges(model, pop, options.chunkPeople ?? 16384);
-  if (!ranges) {
-    const sim = new Simulation(model, pop, { reform: options.reform });
-    for (const inp of inputs) sim.setInput(inp.name, inp.period, inp.values as Column);
-    return sim.computeReleasing(targets, period);
-  }
+  if (!ranges) return sim.computeReleasing(targets, period);
+  const plan = sim.plan(targets, period);
+  const given = plan.inputs.map((i) => ({ col: sim.input(i.name, i.period)!, entity: model.variable(i.name).entity }));
+  const person = model.personEntity().key;
   const pool = new BufferPool();
   const out = new Map<string, Column>();
   for (const chunk of ranges) {
     const count: Record<string, number> = {};
     const membership: Record<string, Int32Array> = {};
     for (const [entity, r] of Object.entries(chunk)) count[entity] = r.hi - r.lo;
-    const p = chunk[model.personEntity().key];
+    const p = chunk[person];
     for (const [g, m] of Object.entries(pop.membership)) {
       const base = chunk[g].lo;
-      membership[g] = Int32Array.from(m.subarray(p.lo, p.hi), (x) => x - base);
+      const local = new Int32Array(p.hi - p.lo);
+      for (let i = 0; i < local.length; i++) local[i] = m[p.lo + i] - base;
+      membership[g] = local;
     }
-    const sim = new Simulation(model, { count, membership }, { reform: options.reform, pool });
-    for (const inp of inputs) {
-      const r = chunk[model.variable(inp.name).entity];
-      if (!r) throw new EngineError(`input ${inp.name}: entity ${model.variable(inp.name).entity} is not in the population`);
-      sim.setInput(inp.name, inp.period, slice(inp.values, r) as Column);
-    }
-    const cols = sim.computeReleasing(targets, period);
+    const index = new PopulationIndex({ count, membership }, person, pool);
+    const cols = runPlan(plan, index, given.map((g) => g.col.subarray(chunk[g.entity].lo, chunk[g.entity].hi)));
     for (const [name, col] of cols) {
       const entity = model.variable(name).entity;
       let full = out.get(name);
@@ -100,6 +96,7 @@ export function computeInChunks(
         out.set(name, full);
       }
       full.set(col, chunk[entity].lo);
+      if (!plan.inputs.some((i) => i.name === name)) pool.recycle(col);
     }
   }
   return out;

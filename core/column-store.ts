@@ -28,10 +28,11 @@ export class ColumnStore {
     this.byName.get(name)?.delete(period);
   }
 
-  /** Drop every period of a variable matching a test (e.g. derived conversions). */
-  deleteWhere(name: string, test: (period: string) => boolean): void {
-    const m = this.byName.get(name);
-    if (m) for (const p of [...m.keys()]) if (test(p)) m.delete(p);
+  /** Every stored column as `name@period`. */
+  keys(): string[] {
+    const out: string[] = [];
+    for (const [name, m] of this.byName) for (const p of m.keys()) out.push(`${name}@${p}`);
+    return out;
   }
 
   clear(): void {

@@ -3,9 +3,10 @@ import * as path from 'path';
 import { ParameterTree } from '../parameters/tree';
 import type { Reform, ValueAt } from '../parameters/types';
 import { loadCountry } from './country';
-import { CompileEnv } from './compiler/expr';
+import { CompileEnv, Fusion } from './compiler/expr';
 import { compileVariable, Kernel } from './compiler/variable';
 import { instantOf } from './periods';
+import { buildPlan, Plan, PlanSource } from './plan';
 import { CountryDef, EngineError, EntityDef, VariableSpec } from './types';
 import { loadVariables } from './variables';
 
@@ -99,8 +100,10 @@ export class CountryModel {
 }
 
 /** Kernels of every variable, compiled lazily per period under one parameter tree (baseline or reform). */
-export class CompiledModel {
+export class CompiledModel implements PlanSource {
+  static readonly MAX_PLANS = 16;
   private readonly kernels = new Map<string, Map<string, Kernel | null>>();
+  private readonly plans = new Map<string, Plan>();
   private readonly envs = new Map<string, CompileEnv>();
   private paramRoots?: Set<string>;
 
@@ -167,6 +170,36 @@ export class CompiledModel {
       byPeriod.set(period, k);
     }
     return k;
+  }
+
+  /** A kernel compiled with an execution plan's facts (not cached here: plans keep theirs). */
+  fusedKernel(name: string, period: string, fusion: Fusion): Kernel {
+    const spec = this.model.variable(name);
+    const k = compileVariable(spec, period, this.env(period, spec), fusion);
+    if (!k) throw new EngineError(`${name} has no formula at ${period}`);
+    return k;
+  }
+
+  variable(name: string): VariableSpec {
+    return this.model.variable(name);
+  }
+
+  /**
+   * The execution plan computing `targets` at `period` when exactly the columns in `inputs`
+   * (`name@period` keys) are given. Plans are cached: building one compiles its kernels.
+   */
+  plan(targets: string[], period: string, inputs: string[]): Plan {
+    const given = new Set(inputs);
+    const key = `${period}|${targets.join(',')}|${[...given].sort().join(',')}`;
+    let plan = this.plans.get(key);
+    if (plan) {
+      this.plans.delete(key);
+    } else {
+      plan = buildPlan(this, targets, period, (n, p) => given.has(`${n}@${p}`));
+      if (this.plans.size >= CompiledModel.MAX_PLANS) this.plans.delete(this.plans.keys().next().value!);
+    }
+    this.plans.set(key, plan);
+    return plan;
   }
 
   /**

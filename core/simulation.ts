@@ -1,11 +1,12 @@
 import type { Reform } from '../parameters/types';
 import { CompiledModel, CountryModel } from './model';
-import { defaultCode, outputArrayType } from './compiler/variable';
+import { defaultCode, outputArrayType } from './compiler/formula';
 import { monthsOf, parsePeriod } from './periods';
 import { PopulationIndex } from './population-index';
 import { BufferPool, COLUMN_TYPES } from './buffer-pool';
 import { ColumnStore } from './column-store';
 import { Column, EngineError, InputValues, Population, VariableSpec } from './types';
+import { Plan, runPlan } from './plan';
 
 export interface SimulationOptions {
   reform?: Reform;
@@ -187,58 +188,26 @@ export class Simulation {
     return col;
   }
 
-  /** The exact (definition-period) columns a request for `name` at `period` reads. */
-  private exactPeriods(spec: VariableSpec, period: string): string[] {
-    if (spec.period === 'eternity') return ['eternity'];
-    const p = parsePeriod(period);
-    if (spec.period === p.unit) return [period];
-    if (spec.period === 'year') return [String(p.year)];
-    return isFlow(spec) ? monthsOf(p.year) : [monthsOf(p.year)[11]];
+  /** The execution plan for `names` at `period` given this simulation's inputs. */
+  plan(names: string[], period: string): Plan {
+    return this.compiled.plan(names, period, this.inputs.keys());
+  }
+
+  /** A column given with setInput (at the variable's own period), if any. */
+  input(name: string, period: string): Column | undefined {
+    return this.inputs.get(name, period);
   }
 
   /**
-   * Compute several variables in dependency order, dropping every intermediate column as soon as
-   * the last formula that reads it has run. Returns the requested columns. Peak memory is then
-   * the widest "frontier" of the graph rather than every column ever computed.
+   * Compute several variables through an execution plan (core/plan.ts): constants folded,
+   * single-reader formulas fused into their readers, every intermediate column recycled as soon
+   * as the last formula reading it has run. Peak memory is the widest "frontier" of the graph
+   * rather than every column ever computed. Returns the requested columns; intermediates are not
+   * kept (use calculate for lazy, memoised access).
    */
   computeReleasing(names: string[], period: string): Map<string, Column> {
-    const order: string[] = [];
-    const reads = new Map<string, string[]>();
-    const seen = new Set<string>();
-    const visit = (key: string) => {
-      if (seen.has(key)) return;
-      seen.add(key);
-      const [name, p] = key.split('@');
-      const kernel = this.inputs.has(name, p) ? null : this.compiled.kernel(name, p);
-      const deps: string[] = [];
-      for (const d of kernel?.deps ?? []) for (const ep of this.exactPeriods(this.model.variable(d.name), d.period)) deps.push(`${d.name}@${ep}`);
-      reads.set(key, deps);
-      deps.forEach(visit);
-      order.push(key);
-    };
-    const wanted = new Set<string>();
-    for (const n of names) for (const ep of this.exactPeriods(this.model.variable(n), period)) wanted.add(`${n}@${ep}`);
-    wanted.forEach(visit);
-    const remaining = new Map<string, number>();
-    for (const deps of reads.values()) for (const d of deps) remaining.set(d, (remaining.get(d) ?? 0) + 1);
-    for (const key of order) {
-      const [name, p] = key.split('@');
-      this.exact(this.model.variable(name), p);
-      for (const d of reads.get(key)!) {
-        const left = remaining.get(d)! - 1;
-        remaining.set(d, left);
-        if (left === 0 && !wanted.has(d)) this.dropComputed(d);
-      }
-    }
-    return new Map(names.map((n) => [n, this.calculate(n, period)]));
-  }
-
-  private dropComputed(key: string): void {
-    const [name, period] = key.split('@');
-    const col = this.computed.get(name, period);
-    this.computed.delete(name, period);
-    if (col && !this.inputs.has(name, period)) this.index.recycle(col);
-    this.computed.deleteWhere(name, (p) => p.endsWith('/12') || p.endsWith('+'));
+    const plan = this.plan(names, period);
+    return runPlan(plan, this.index, plan.inputs.map((i) => this.inputs.get(i.name, i.period)!));
   }
 
   /** Column values as JSON-ready values: enum names, booleans, numbers. */

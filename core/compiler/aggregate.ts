@@ -24,7 +24,20 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
   const nT = b.count(target);
   const out = b.temp('a');
   const j = inner.idx;
-  const rowOf = (a: MathNode) => c.toRow(c.scalar(a, inner), inner);
+  // The first argument is compiled once (compiling registers its columns and pre-loops).
+  const arg0 = args.length > 0 ? c.scalar(args[0], inner) : null;
+  const rowOf = (a: MathNode) => c.toRow(a === args[0] ? arg0! : c.scalar(a, inner), inner);
+  // Aggregates of a constant that is the empty group's value too need no loop (plans make many
+  // inputs nobody gave, all zeros, into constants).
+  if (fn !== 'first' && fn !== 'rank' && args.length === 1) {
+    const only = arg0!;
+    if (only.k === 'const') {
+      const v = Number(only.v);
+      if ((fn === 'sum' || fn === 'max' || fn === 'min') && v === 0) return { k: 'const', v: 0 };
+      if ((fn === 'any' || fn === 'count') && !v) return { k: 'const', v: 0 };
+      if (fn === 'all' && v) return { k: 'const', v: 1 };
+    }
+  }
   const condOf = (a: MathNode | undefined) => (a ? `(${rowOf(a).code})` : 'true');
   let stage: string;
   let t: ScalarType = 'num';
@@ -63,19 +76,29 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
       t = x.t;
       const seen = b.temp('s');
       stage =
-        `const ${out} = ${b.scratch(arrayType(x.t, x.enumInfo), nT, out)}; const ${seen} = ${b.scratch('Uint8Array', nT, seen, '0')};\n` +
+        `const ${out} = ${b.scratch(arrayType(x.t, x.enumInfo), nT, out, '0')}; const ${seen} = ${b.scratch('Uint8Array', nT, seen, '0')};\n` +
         `for (let ${j} = 0; ${j} < ${n}; ${j}++) { const g = ${m}[${j}]; if (!${seen}[g]) { ${seen}[g] = 1; ${out}[g] = ${x.t === 'bool' ? `(${x.code}) ? 1 : 0` : x.code}; } }`;
       b.stage([out, seen], stage);
       return { k: 'row', code: c.project(out, target, scope, `${fn}()`), entity: scope.entity, t, enumInfo: x.enumInfo };
     }
     case 'rank': {
       if (scope.entity !== person) throw new CompileError('rank() gives a position per person: use it in a person formula');
-      const key = b.temp('r'), cond = b.temp('r');
-      stage =
-        `const ${key} = ${b.scratch('Float64Array', n, key)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${key}[${j}] = ${rowOf(args[0]).code};\n` +
-        (args[1] ? `const ${cond} = ${b.scratch('Uint8Array', n, cond)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;\n` : '') +
-        `const ${out} = H.rank(${key}, ${args[1] ? cond : 'null'}, ${m});`;
-      b.stage(args[1] ? [key, cond, out] : [key, out], stage);
+      const key = arg0!;
+      if (key.k === 'const') {
+        // Equal keys rank by row order: a running count of qualifying members per group, one pass.
+        const seen = b.temp('r');
+        stage =
+          `const ${seen} = ${b.scratch('Int32Array', nT, seen, '0')};\nconst ${out} = ${b.scratch('Int32Array', n, out)};\n` +
+          `for (let ${j} = 0; ${j} < ${n}; ${j}++) ${out}[${j}] = ${condOf(args[1])} ? ${seen}[${m}[${j}]]++ : -1;`;
+        b.stage([seen, out], stage);
+      } else {
+        const keys = b.temp('r'), cond = b.temp('r');
+        stage =
+          `const ${keys} = ${b.scratch('Float64Array', n, keys)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${keys}[${j}] = ${rowOf(args[0]).code};\n` +
+          (args[1] ? `const ${cond} = ${b.scratch('Uint8Array', n, cond)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;\n` : '') +
+          `const ${out} = H.rank(${keys}, ${args[1] ? cond : 'null'}, ${m}, ${b.scratch('Int32Array', n, out)});`;
+        b.stage(args[1] ? [keys, cond, out] : [keys, out], stage);
+      }
       return { k: 'row', code: `${out}[${scope.idx}]`, entity: scope.entity, t: 'num' };
     }
     default:

@@ -102,7 +102,8 @@ export class KernelBuilder {
    * created once per kernel; functions created on every call would be embedded in optimised code
    * and deoptimise it each time they are collected.
    */
-  source(entity: string, outType: string, maskCode: string | null, defaultCode: string, valueCode: string): string {
+  /** `maskEnd` main lines compute the mask; the others run only on rows where it holds. */
+  source(entity: string, outType: string, maskCode: string | null, maskEnd: number, defaultCode: string, valueCode: string): string {
     this.counts.add(entity);
     const perCall: string[] = [];
     this.deps.forEach((_, i) => perCall.push(`c${i}`));
@@ -121,8 +122,9 @@ export class KernelBuilder {
     // The main loop is a function of its own too: in the kernel, code after an optimised loop that
     // never ran before (buffer recycling) would deoptimise it at the end of every first run.
     const body: string[] = [`for (let i = 0; i < n_${entity}; i++) {`];
+    for (const l of this.mainLines.slice(0, maskEnd)) body.push(`  ${l}`);
     if (maskCode) body.push(`  if (!(${maskCode})) { out[i] = ${defaultCode}; continue; }`);
-    for (const l of this.mainLines) body.push(`  ${l}`);
+    for (const l of this.mainLines.slice(maskEnd)) body.push(`  ${l}`);
     body.push(`  out[i] = ${valueCode};`, '}');
     const loopCode = body.join('\n');
     const loopParams = ['out', ...perCall.filter((name) => new RegExp(`\\b${name}\\b`).test(loopCode))];

@@ -7,6 +7,8 @@ import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, arrayType, isConst, 
 import { indexParam, paramToValue, paramScales, scaleBracketValue } from './params';
 import { compileAggregate } from './aggregate';
 import { foldOperator, selectToConditional, unrolledScale } from './fold';
+import { parse } from './parser';
+import { defaultCode, expressionAt, parseExpression } from './formula';
 
 export interface CompileEnv {
   variables: Map<string, VariableSpec>;
@@ -40,6 +42,29 @@ interface Node {
   [k: string]: unknown;
 }
 
+/**
+ * What an execution plan knows about the columns a kernel reads (see core/plan.ts), keyed
+ * `name@period`: references with one value on every row (inputs nobody gave, formulas of such
+ * values) become literals; single-reader variables of the reader's entity are computed inline,
+ * in the reader's loop, instead of in a column of their own.
+ */
+export interface Fusion {
+  constants: Map<string, number>;
+  inline: Set<string>;
+}
+
+/** A variable's formula compiled in a scope: its defined_for mask and its value. */
+export interface VariableBody {
+  /** Row code of the defined_for condition, or null when every row is computed. */
+  mask: string | null;
+  /** Main-loop lines emitted for the mask (they run before the mask test). */
+  maskEnd: number;
+  /** The value as stored in a column (bool: 1/0); null when constant. */
+  row: RowIR | null;
+  /** The value on every row when it does not depend on the row (and no mask applies). */
+  constant: number | null;
+}
+
 
 /** Compiles mathjs expression trees into row code inside a KernelBuilder. */
 export class ExprCompiler {
@@ -47,7 +72,43 @@ export class ExprCompiler {
     private readonly b: KernelBuilder,
     private readonly env: CompileEnv,
     private readonly inlineLocals: boolean,
+    private readonly fusion: Fusion | null = null,
+    /** Variables already computed inline in this kernel (shared with nested compilers). */
+    private readonly inlined = new Map<string, RowIR>(),
   ) {}
+
+  /** Compile a variable's formula text: its mask, its value, and whether the value is constant. */
+  variableBody(spec: VariableSpec, text: string, scope: Scope): VariableBody {
+    let mask: string | null = null;
+    if (spec.defined_for) {
+      const m = this.env.variables.get(spec.defined_for);
+      if (!m) throw new CompileError(`defined_for names unknown variable "${spec.defined_for}"`);
+      if (m.type !== 'bool') throw new CompileError(`defined_for variable ${spec.defined_for} must be bool`);
+      const ir = this.scalar(parse(spec.defined_for), scope);
+      if (ir.k === 'const') {
+        if (!ir.v) return { mask: null, maskEnd: this.b.mainLines.length, row: null, constant: defaultCode(spec) };
+      } else mask = ir.code;
+    }
+    const maskEnd = this.b.mainLines.length;
+    const hint: EnumInfo | undefined = spec.type === 'enum' ? { variable: spec.name, values: spec.possible_values! } : undefined;
+    const result = this.compileBody(parseExpression(text), scope, hint);
+    const row = this.toRow(result, scope);
+    if (spec.type === 'enum') {
+      if (row.t !== 'enum') throw new CompileError(`an enum formula must give a value name such as "${spec.possible_values![0]}"`);
+      if (row.enumInfo!.values.join() !== spec.possible_values!.join()) {
+        throw new CompileError(`the formula gives values of ${row.enumInfo!.variable}, whose possible values differ from ${spec.name}'s`);
+      }
+    } else if (row.t === 'enum') {
+      throw new CompileError(`the formula gives an enum value but ${spec.name} is ${spec.type}`);
+    }
+    if (mask === null && (result.k === 'const' || (row.t === 'enum' && /^\d+$/.test(row.code)))) {
+      const v = result.k === 'const' ? result.v : Number(row.code);
+      const constant = spec.type === 'bool' ? (v ? 1 : 0) : spec.type === 'int' ? Number(v) | 0 : Number(v);
+      return { mask, maskEnd, row: null, constant };
+    }
+    const code = spec.type === 'bool' ? `((${row.code}) ? 1 : 0)` : row.code;
+    return { mask, maskEnd, row: { ...row, code }, constant: null };
+  }
 
   /** A statement list (`a = ...; b = ...; result`) or a single expression. */
   compileBody(root: MathNode, scope: Scope, hint?: EnumInfo): IR {
@@ -165,13 +226,39 @@ export class ExprCompiler {
     throw new CompileError(`unknown name "${name}"`);
   }
 
-  private variable(name: string, period: string, scope: Scope): RowIR {
+  private variable(name: string, period: string, scope: Scope): ConstIR | RowIR {
     const spec = this.env.variables.get(name)!;
     if (spec.type === 'string') throw new CompileError(`${name} is a string variable: declare it as an enum to use it in formulas`);
-    const col = this.b.dep(name, spec.period === 'eternity' ? 'eternity' : period);
+    const p = spec.period === 'eternity' ? 'eternity' : period;
     const t: ScalarType = spec.type === 'bool' ? 'bool' : spec.type === 'enum' ? 'enum' : 'num';
     const enumInfo = spec.type === 'enum' ? { variable: name, values: spec.possible_values! } : undefined;
+    if (this.fusion) {
+      const key = `${name}@${p}`;
+      const c = this.fusion.constants.get(key);
+      if (c !== undefined) return t === 'enum' ? { k: 'row', code: literal(c), entity: '', t, enumInfo } : { k: 'const', v: c };
+      if (scope.main && scope.entity === spec.entity && p === this.env.period && this.fusion.inline.has(key)) {
+        return { ...this.inlineVariable(spec, key, scope), t, enumInfo };
+      }
+    }
+    const col = this.b.dep(name, p);
     return { k: 'row', code: this.project(col, spec.entity, scope, name), entity: scope.entity, t, enumInfo };
+  }
+
+  /** A variable computed in this kernel's main loop (its single reader) instead of read from its column. */
+  private inlineVariable(spec: VariableSpec, key: string, scope: Scope): RowIR {
+    const done = this.inlined.get(key);
+    if (done) return done;
+    const env = { ...this.env, aliases: spec.params ?? {} };
+    const sub = new ExprCompiler(this.b, env, this.inlineLocals, this.fusion, this.inlined);
+    const inner: Scope = { entity: spec.entity, idx: scope.idx, main: true, locals: new Map() };
+    const body = sub.variableBody(spec, expressionAt(spec, this.env.period, env)!, inner);
+    let value = body.row === null ? literal(body.constant!) : spec.type === 'int' ? `((${body.row.code}) | 0)` : body.row.code;
+    if (body.mask !== null) value = `((${body.mask}) ? ${value} : ${literal(defaultCode(spec))})`;
+    const v = this.b.temp('V_');
+    this.b.mainLines.push(`const ${v} = ${value};`);
+    const ir: RowIR = { k: 'row', code: v, entity: spec.entity, t: 'num' };
+    this.inlined.set(key, ir);
+    return ir;
   }
 
   private paramRoot(path: string): ParamIR {
@@ -221,13 +308,24 @@ export class ExprCompiler {
     }
     if (fn in CMP) return this.compare(fn, args[0], args[1], scope);
     if (fn === 'unaryPlus') return this.scalar(args[0], scope);
-    const irs = args.map((a) => this.scalar(a, scope, fn === 'and' || fn === 'or' || fn === 'not' ? undefined : hint));
+    if ((fn === 'and' || fn === 'or') && args.length === 2) {
+      // A constant side decides or drops out; the other side is not compiled when it cannot matter.
+      const a = this.scalar(args[0], scope);
+      if (a.k === 'const') {
+        if (fn === 'and' ? !a.v : !!a.v) return { k: 'const', v: fn === 'or' };
+        return this.truth(this.scalar(args[1], scope), scope);
+      }
+      const b = this.scalar(args[1], scope);
+      if (b.k === 'const') return fn === 'and' ? (b.v ? this.truth(a, scope) : { k: 'const', v: false }) : b.v ? { k: 'const', v: true } : this.truth(a, scope);
+      return { k: 'row', code: `(!!${this.rowCode(a, node, scope)} ${fn === 'and' ? '&&' : '||'} !!${this.rowCode(b, node, scope)})`, entity: scope.entity, t: 'bool' };
+    }
+    const irs = args.map((a) => this.scalar(a, scope, fn === 'not' ? undefined : hint));
     if (irs.every(isConst)) return { k: 'const', v: foldOperator(fn, irs.map((c) => (c as ConstIR).v)) };
-    const code = irs.map((ir) => {
-      const r = this.toRow(ir, scope);
-      if (r.t === 'enum') throw new CompileError(`an enum cannot be used in arithmetic ("${(node as unknown as MathNode).toString()}")`);
-      return r.code;
-    });
+    const code = irs.map((ir) => this.rowCode(ir, node, scope));
+    // Adding or subtracting 0 and multiplying or dividing by 1 change nothing.
+    const [c0, c1] = irs.map((ir) => (ir.k === 'const' ? Number(ir.v) : null));
+    if (((fn === 'add' || fn === 'subtract') && c1 === 0) || ((fn === 'multiply' || fn === 'divide') && c1 === 1)) return this.toRow(irs[0], scope);
+    if ((fn === 'add' && c0 === 0) || (fn === 'multiply' && c0 === 1)) return this.toRow(irs[1], scope);
     const row = (c: string, t: ScalarType = 'num'): RowIR => ({ k: 'row', code: c, entity: scope.entity, t });
     switch (fn) {
       case 'add': return row(`(${code[0]} + ${code[1]})`);
@@ -244,6 +342,19 @@ export class ExprCompiler {
       default:
         throw new CompileError(`unsupported operator "${node.op as string}"`);
     }
+  }
+
+  private rowCode(ir: ConstIR | RowIR, node: Node, scope: Scope): string {
+    const r = this.toRow(ir, scope);
+    if (r.t === 'enum') throw new CompileError(`an enum cannot be used in arithmetic ("${(node as unknown as MathNode).toString()}")`);
+    return r.code;
+  }
+
+  /** A value as a condition: constants fold, rows keep their code. */
+  private truth(ir: ConstIR | RowIR, scope: Scope): IR {
+    if (ir.k === 'const') return { k: 'const', v: !!ir.v };
+    const r = this.toRow(ir, scope);
+    return { k: 'row', code: `(!!${r.code})`, entity: scope.entity, t: 'bool' };
   }
 
   private compare(fn: string, a: MathNode, b: MathNode, scope: Scope): IR {

@@ -86,7 +86,7 @@ export function clampIndex(x: number, lo: number, size: number): number {
  * `cond` is 0 get -1 and are not counted. Rows are bucketed by group in one counting pass, then
  * each (small) group is ranked by counting; large groups fall back to a sort.
  */
-export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Array): Int32Array {
+export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Array, out: Int32Array = new Int32Array(key.length)): Int32Array {
   const n = key.length;
   let contiguous = true;
   for (let i = 1; i < n; i++) {
@@ -95,7 +95,7 @@ export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Arr
       break;
     }
   }
-  if (contiguous) return rankRuns(key, cond, group);
+  if (contiguous) return rankRuns(key, cond, group, out);
   let groups = 0;
   for (let i = 0; i < n; i++) if (group[i] >= groups) groups = group[i] + 1;
   const start = new Int32Array(groups + 1);
@@ -104,7 +104,7 @@ export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Arr
   const next = start.slice(0, groups);
   const rows = new Int32Array(n);
   for (let i = 0; i < n; i++) rows[next[group[i]]++] = i;
-  const out = new Int32Array(n).fill(-1);
+  out.fill(-1);
   for (let g = 0; g < groups; g++) {
     const lo = start[g], hi = start[g + 1];
     if (hi - lo > 64) {
@@ -127,9 +127,8 @@ export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Arr
 }
 
 /** rank() when each group's rows are one run (microdata and chunks sorted by household). */
-function rankRuns(key: Float64Array, cond: Uint8Array | null, group: Int32Array): Int32Array {
+function rankRuns(key: Float64Array, cond: Uint8Array | null, group: Int32Array, out: Int32Array): Int32Array {
   const n = key.length;
-  const out = new Int32Array(n);
   let lo = 0;
   while (lo < n) {
     let hi = lo + 1;

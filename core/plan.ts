@@ -1,0 +1,250 @@
+import type { PopulationView } from './compiler/builder';
+import type { Fusion } from './compiler/expr';
+import { defaultCode, outputArrayType } from './compiler/formula';
+import type { Kernel } from './compiler/variable';
+import { monthsOf, parsePeriod } from './periods';
+import { Column, EngineError, VariableSpec } from './types';
+
+/**
+ * An execution plan: the kernels that compute some target variables from a given set of inputs,
+ * in dependency order, with the point after which each intermediate column can be recycled.
+ *
+ * Knowing the inputs lets a plan do what lazy evaluation cannot: variables nobody gave and no
+ * formula computes are constants, folded into the kernels that read them (and so are formulas of
+ * constants only); a variable read by one formula of its own entity is computed inline in that
+ * formula's loop instead of in a column of its own. A plan is built once per (targets, period,
+ * input set) and run on any population with those inputs, whole or in chunks.
+ */
+export interface Plan {
+  /** Exact-period inputs the steps read, in the order `runPlan` takes their columns. */
+  inputs: { name: string; period: string; slot: number }[];
+  steps: PlanStep[];
+  /** Where each target's column is after the run. */
+  outputs: { name: string; slot: number }[];
+  slotCount: number;
+  stats: PlanStats;
+}
+
+export interface PlanStats {
+  /** Kernels run (each one pass over its entity's rows). */
+  kernels: number;
+  /** Variables computed inside their reader's loop. */
+  inlined: number;
+  /** Variables known to be constant (never computed row by row). */
+  constants: number;
+}
+
+export type PlanStep =
+  | { kind: 'kernel'; kernel: Kernel; deps: number[]; slot: number; release: number[] }
+  /** A year of a monthly flow: the sum of its months. */
+  | { kind: 'sum'; deps: number[]; slot: number; release: number[] }
+  /** A month of a yearly flow: a twelfth of the year. */
+  | { kind: 'twelfth'; deps: number[]; slot: number; release: number[] }
+  /** A constant target as a column. */
+  | { kind: 'fill'; entity: string; type: string; value: number; deps: number[]; slot: number; release: number[] };
+
+/** What a plan needs from a compiled model. */
+export interface PlanSource {
+  variable(name: string): VariableSpec;
+  /** The plain kernel (null: no formula at that period). */
+  kernel(name: string, period: string): Kernel | null;
+  /** A kernel compiled with plan facts (not cached by the model). */
+  fusedKernel(name: string, period: string, fusion: Fusion): Kernel;
+}
+
+function isFlow(spec: VariableSpec): boolean {
+  return spec.quantity_type ? spec.quantity_type === 'flow' : spec.type === 'float';
+}
+
+/** How a read of `name` at `period` maps onto its definition-period columns (as Simulation.calculate converts). */
+export function resolveRead(spec: VariableSpec, period: string): { how: 'exact' | 'sum' | 'twelfth'; periods: string[] } {
+  if (spec.period === 'eternity') return { how: 'exact', periods: ['eternity'] };
+  const p = parsePeriod(period);
+  if (p.unit === 'eternity') throw new EngineError(`${spec.name} is a ${spec.period} variable: ask for a ${spec.period}, not eternity`);
+  if (spec.period === p.unit) return { how: 'exact', periods: [period] };
+  if (spec.period === 'year') return { how: isFlow(spec) ? 'twelfth' : 'exact', periods: [String(p.year)] };
+  const months = monthsOf(p.year);
+  return isFlow(spec) ? { how: 'sum', periods: months } : { how: 'exact', periods: [months[11]] };
+}
+
+type State = { kind: 'input' } | { kind: 'const'; value: number } | { kind: 'kernel'; probe: Kernel };
+
+/**
+ * Build a plan. `isInput(name, period)` says which exact-period columns will be given; targets are
+ * read at `period` with the usual conversions.
+ */
+export function buildPlan(src: PlanSource, targets: string[], period: string, isInput: (name: string, period: string) => boolean): Plan {
+  const state = new Map<string, State>();
+  const constants = new Map<string, number>();
+  const visiting: string[] = [];
+
+  // 1. Which exact columns are inputs, constants or formulas, visiting dependencies first so each
+  //    kernel is compiled knowing which of its reads are constant.
+  const visitRead = (name: string, p: string): void => {
+    const spec = src.variable(name);
+    const r = resolveRead(spec, p);
+    const values: number[] = [];
+    for (const ep of r.periods) {
+      const s = visitExact(spec, ep);
+      if (s.kind === 'const') values.push(s.value);
+    }
+    if (values.length === r.periods.length) {
+      const v = r.how === 'sum' ? values.reduce((a, b) => a + b, 0) : r.how === 'twelfth' ? values[0] / 12 : values[0];
+      constants.set(`${name}@${p}`, v);
+    }
+  };
+  const visitExact = (spec: VariableSpec, p: string): State => {
+    const key = `${spec.name}@${p}`;
+    const known = state.get(key);
+    if (known) return known;
+    if (visiting.includes(key)) {
+      const chain = [...visiting.slice(visiting.indexOf(key)), key].map((k) => k.split('@')[0]);
+      throw new EngineError(`${spec.file}: dependency cycle: ${chain.join(' -> ')}`, spec.file, spec.name);
+    }
+    let s: State;
+    const plain = isInput(spec.name, p) ? null : src.kernel(spec.name, p);
+    if (isInput(spec.name, p)) s = { kind: 'input' };
+    else if (!plain) s = { kind: 'const', value: defaultCode(spec) };
+    else {
+      visiting.push(key);
+      for (const d of plain.deps) visitRead(d.name, d.period);
+      visiting.pop();
+      const probe = src.fusedKernel(spec.name, p, { constants, inline: new Set() });
+      s = probe.constant !== null ? { kind: 'const', value: probe.constant } : { kind: 'kernel', probe };
+    }
+    state.set(key, s);
+    if (s.kind === 'const') constants.set(key, s.value);
+    return s;
+  };
+  for (const t of targets) visitRead(t, period);
+
+  // 2. Readers of each formula column, over the constant-folded kernels reachable from the targets.
+  const targetKeys = new Set<string>();
+  for (const t of targets) for (const ep of resolveRead(src.variable(t), period).periods) targetKeys.add(`${t}@${ep}`);
+  const readers = new Map<string, Set<string>>();
+  const exactReads = new Map<string, Set<string>>();
+  const walked = new Set<string>();
+  const walk = (key: string) => {
+    if (walked.has(key)) return;
+    walked.add(key);
+    const s = state.get(key)!;
+    if (s.kind !== 'kernel') return;
+    for (const d of s.probe.deps) {
+      const spec = src.variable(d.name);
+      const r = resolveRead(spec, d.period);
+      for (const ep of r.periods) {
+        const dk = `${d.name}@${ep}`;
+        if (!readers.has(dk)) readers.set(dk, new Set());
+        readers.get(dk)!.add(key);
+        if (r.how === 'exact' && ep === d.period) {
+          if (!exactReads.has(dk)) exactReads.set(dk, new Set());
+          exactReads.get(dk)!.add(key);
+        }
+        walk(dk);
+      }
+    }
+  };
+  targetKeys.forEach(walk);
+  const inline = new Set<string>();
+  for (const [key, rs] of readers) {
+    const s = state.get(key)!;
+    if (s.kind !== 'kernel' || targetKeys.has(key) || rs.size !== 1) continue;
+    const reader = [...rs][0];
+    const [name, p] = key.split('@');
+    const [rname, rp] = reader.split('@');
+    if (exactReads.get(key)?.has(reader) && p === rp && src.variable(name).entity === src.variable(rname).entity) inline.add(key);
+  }
+
+  // 3. Final kernels (with inlining) from the targets, in dependency order, with slots.
+  const fusion: Fusion = { constants, inline };
+  const steps: PlanStep[] = [];
+  const slotOf = new Map<string, number>();
+  const inputs: Plan['inputs'] = [];
+  let slotCount = 0;
+  let kernels = 0;
+  const exactSlot = (name: string, p: string): number => {
+    const key = `${name}@${p}`;
+    const done = slotOf.get(key);
+    if (done !== undefined) return done;
+    const s = state.get(key)!;
+    let slot: number;
+    if (s.kind === 'input') {
+      slot = slotCount++;
+      inputs.push({ name, period: p, slot });
+    } else if (s.kind === 'const') {
+      const spec = src.variable(name);
+      slot = slotCount++;
+      steps.push({ kind: 'fill', entity: spec.entity, type: outputArrayType(spec), value: s.value, deps: [], slot, release: [] });
+    } else {
+      const touchesInline = s.probe.deps.some((d) => inline.has(`${d.name}@${d.period}`));
+      const kernel = touchesInline ? src.fusedKernel(name, p, fusion) : s.probe;
+      const deps = kernel.deps.map((d) => readSlot(d.name, d.period));
+      slot = slotCount++;
+      steps.push({ kind: 'kernel', kernel, deps, slot, release: [] });
+      kernels++;
+    }
+    slotOf.set(key, slot);
+    return slot;
+  };
+  const readSlot = (name: string, p: string): number => {
+    const r = resolveRead(src.variable(name), p);
+    if (r.how === 'exact') return exactSlot(name, r.periods[0]);
+    const key = `${name}@${p}`;
+    const done = slotOf.get(key);
+    if (done !== undefined) return done;
+    const deps = r.periods.map((ep) => exactSlot(name, ep));
+    const slot = slotCount++;
+    steps.push({ kind: r.how, deps, slot, release: [] });
+    slotOf.set(key, slot);
+    return slot;
+  };
+  const outputs = targets.map((name) => ({ name, slot: readSlot(name, period) }));
+
+  // 4. Free each intermediate column after the last step reading it.
+  const lastReader = new Map<number, number>();
+  steps.forEach((st, i) => st.deps.forEach((d) => lastReader.set(d, i)));
+  const keep = new Set([...inputs.map((i) => i.slot), ...outputs.map((o) => o.slot)]);
+  for (const [slot, i] of lastReader) if (!keep.has(slot)) steps[i].release.push(slot);
+
+  let constantCount = 0;
+  for (const s of state.values()) if (s.kind === 'const') constantCount++;
+  return { inputs, steps, outputs, slotCount, stats: { kernels, inlined: inline.size, constants: constantCount } };
+}
+
+/**
+ * Run a plan on a population (or a chunk of one): `inputs` are the columns of `plan.inputs`, in
+ * order. Intermediate columns go back to the population's buffer pool as soon as they are dead.
+ */
+export function runPlan(plan: Plan, pop: PopulationView & { count(entity: string): number }, inputs: Column[]): Map<string, Column> {
+  const slots: (Column | undefined)[] = new Array(plan.slotCount);
+  plan.inputs.forEach((inp, i) => (slots[inp.slot] = inputs[i]));
+  for (const st of plan.steps) {
+    const cols = st.deps.map((d) => slots[d]!);
+    switch (st.kind) {
+      case 'kernel':
+        slots[st.slot] = st.kernel.run(cols, pop);
+        break;
+      case 'sum': {
+        const out = pop.alloc('Float64Array', cols[0].length).fill(0);
+        for (const c of cols) for (let i = 0; i < out.length; i++) out[i] += c[i];
+        slots[st.slot] = out;
+        break;
+      }
+      case 'twelfth': {
+        const out = pop.alloc('Float64Array', cols[0].length);
+        const c = cols[0];
+        for (let i = 0; i < out.length; i++) out[i] = c[i] / 12;
+        slots[st.slot] = out;
+        break;
+      }
+      case 'fill':
+        slots[st.slot] = pop.alloc(st.type, pop.count(st.entity)).fill(st.value);
+        break;
+    }
+    for (const r of st.release) {
+      pop.recycle(slots[r]!);
+      slots[r] = undefined;
+    }
+  }
+  return new Map(plan.outputs.map((o) => [o.name, slots[o.slot]!]));
+}
