@@ -51,10 +51,11 @@ export class Simulation {
     const n = this.count(spec.entity);
     if (values.length !== n) throw new EngineError(`${name}: ${values.length} values given for ${n} ${spec.entity} rows`);
     const Type = COLUMN_TYPES[outputArrayType(spec)];
-    // Numeric columns from typed arrays (microdata, chunks) convert in one native copy.
+    // Numeric columns from typed arrays (microdata, chunks): one of the column's own type is used as
+    // it is (kernels never write their inputs), others convert in one native copy.
     if ((spec.type === 'float' || spec.type === 'int') && ArrayBuffer.isView(values)) {
-      const col = new Type(n);
-      col.set(values as ArrayLike<number>);
+      const col = values instanceof Type ? (values as Column) : new Type(n);
+      if (col !== values) col.set(values as ArrayLike<number>);
       if (spec.type === 'float') for (let i = 0; i < n; i++) if (Number.isNaN(col[i])) throw new EngineError(`${name}: expected a number, got NaN`);
       return col;
     }
@@ -104,6 +105,8 @@ export class Simulation {
   /**
    * Supply a variable's values for a period. A year given for a monthly variable is spread over its
    * months (flows) or copied to each (stocks); a month given for a yearly variable sets that year.
+   * A typed array of the column's own type (Float64Array for floats, Int32Array for ints) is kept,
+   * not copied: do not change it while the simulation is in use.
    */
   setInput(name: string, period: string, values: InputValues): void {
     const spec = this.model.variable(name);

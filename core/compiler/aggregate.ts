@@ -39,46 +39,62 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
     }
   }
   const condOf = (a: MathNode | undefined) => (a ? `(${rowOf(a).code})` : 'true');
-  let stage: string;
-  let t: ScalarType = 'num';
+  // sum, count, any, all, max and min: one accumulator array, filled by a loop over the members.
+  // The same aggregate twice in a formula (count(is_adult) in two places) is computed once.
+  const simple = (t: ScalarType, type: string, fill: string, body: (acc: string) => string, post?: (acc: string) => string): IR => {
+    const key = `${fn}|${m}|${body('@').replace(new RegExp(`\\b${j}\\b`, 'g'), '#')}`;
+    let acc = b.aggregates.get(key);
+    if (acc === undefined) {
+      acc = out;
+      b.aggregates.set(key, acc);
+      b.loop([acc], `const ${acc} = ${b.scratch(type, nT, acc, fill)};`, n, j, body(acc), post?.(acc) ?? '');
+    }
+    return { k: 'row', code: c.project(acc, target, scope, `${fn}()`), entity: scope.entity, t };
+  };
   switch (fn) {
     case 'sum': {
-      const x = rowOf(args[0]).code;
-      stage = `const ${out} = ${b.scratch('Float64Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) ${out}[${m}[${j}]] += ${x}; }`;
-      break;
+      const cond = condOf(args[1]), x = rowOf(args[0]).code;
+      return simple('num', 'Float64Array', '0', (a) => `if (${cond}) ${a}[${m}[${j}]] += ${x};`);
     }
-    case 'count':
-      stage = `const ${out} = ${b.scratch('Float64Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] += 1; }`;
-      break;
-    case 'any':
-      t = 'bool';
-      stage = `const ${out} = ${b.scratch('Uint8Array', nT, out, '0')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[0])}) ${out}[${m}[${j}]] = 1; }`;
-      break;
-    case 'all':
-      t = 'bool';
-      stage = `const ${out} = ${b.scratch('Uint8Array', nT, out, '1')};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) { if (!${condOf(args[0])}) ${out}[${m}[${j}]] = 0; }`;
-      break;
+    case 'count': {
+      const cond = condOf(args[0]);
+      return simple('num', 'Float64Array', '0', (a) => `if (${cond}) ${a}[${m}[${j}]] += 1;`);
+    }
+    case 'any': {
+      const cond = condOf(args[0]);
+      return simple('bool', 'Uint8Array', '0', (a) => `if (${cond}) ${a}[${m}[${j}]] = 1;`);
+    }
+    case 'all': {
+      const cond = condOf(args[0]);
+      return simple('bool', 'Uint8Array', '1', (a) => `if (!${cond}) ${a}[${m}[${j}]] = 0;`);
+    }
     case 'max':
     case 'min': {
-      const x = rowOf(args[0]).code;
+      const x = rowOf(args[0]).code, cond = condOf(args[1]);
       const init = fn === 'max' ? '-Infinity' : 'Infinity';
       const better = fn === 'max' ? '>' : '<';
       const v = b.temp('v');
-      stage =
-        `const ${out} = ${b.scratch('Float64Array', nT, out, init)};\n` +
-        `for (let ${j} = 0; ${j} < ${n}; ${j}++) { if (${condOf(args[1])}) { const ${v} = ${x}; if (${v} ${better} ${out}[${m}[${j}]]) ${out}[${m}[${j}]] = ${v}; } }\n` +
+      const k = b.temp('k');
+      return simple(
+        'num',
+        'Float64Array',
+        init,
+        (a) => `if (${cond}) { const ${v} = ${x}; if (${v} ${better} ${a}[${m}[${j}]]) ${a}[${m}[${j}]] = ${v}; }`,
         // A group with no (matching) member aggregates to 0, as PolicyEngine's group max/min do on empty groups.
-        `for (let ${j} = 0; ${j} < ${nT}; ${j}++) if (${out}[${j}] === ${init}) ${out}[${j}] = 0;`;
-      break;
+        (a) => `for (let ${k} = 0; ${k} < ${nT}; ${k}++) if (${a}[${k}] === ${init}) ${a}[${k}] = 0;`,
+      );
     }
     case 'first': {
       const x = rowOf(args[0]);
-      t = x.t;
+      const t = x.t;
       const seen = b.temp('s');
-      stage =
-        `const ${out} = ${b.scratch(arrayType(x.t, x.enumInfo), nT, out, '0')}; const ${seen} = ${b.scratch('Uint8Array', nT, seen, '0')};\n` +
-        `for (let ${j} = 0; ${j} < ${n}; ${j}++) { const g = ${m}[${j}]; if (!${seen}[g]) { ${seen}[g] = 1; ${out}[g] = ${x.t === 'bool' ? `(${x.code}) ? 1 : 0` : x.code}; } }`;
-      b.stage([out, seen], stage);
+      b.loop(
+        [out, seen],
+        `const ${out} = ${b.scratch(arrayType(x.t, x.enumInfo), nT, out, '0')}; const ${seen} = ${b.scratch('Uint8Array', nT, seen, '0')};`,
+        n,
+        j,
+        `const g = ${m}[${j}]; if (!${seen}[g]) { ${seen}[g] = 1; ${out}[g] = ${x.t === 'bool' ? `(${x.code}) ? 1 : 0` : x.code}; }`,
+      );
       return { k: 'row', code: c.project(out, target, scope, `${fn}()`), entity: scope.entity, t, enumInfo: x.enumInfo };
     }
     case 'rank': {
@@ -87,23 +103,27 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
       if (key.k === 'const') {
         // Equal keys rank by row order: a running count of qualifying members per group, one pass.
         const seen = b.temp('r');
-        stage =
-          `const ${seen} = ${b.scratch('Int32Array', nT, seen, '0')};\nconst ${out} = ${b.scratch('Int32Array', n, out)};\n` +
-          `for (let ${j} = 0; ${j} < ${n}; ${j}++) ${out}[${j}] = ${condOf(args[1])} ? ${seen}[${m}[${j}]]++ : -1;`;
-        b.stage([seen, out], stage);
+        b.loop(
+          [seen, out],
+          `const ${seen} = ${b.scratch('Int32Array', nT, seen, '0')};\nconst ${out} = ${b.scratch('Int32Array', n, out)};`,
+          n,
+          j,
+          `${out}[${j}] = ${condOf(args[1])} ? ${seen}[${m}[${j}]]++ : -1;`,
+        );
       } else {
         const keys = b.temp('r'), cond = b.temp('r');
-        stage =
-          `const ${keys} = ${b.scratch('Float64Array', n, keys)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${keys}[${j}] = ${rowOf(args[0]).code};\n` +
-          (args[1] ? `const ${cond} = ${b.scratch('Uint8Array', n, cond)};\nfor (let ${j} = 0; ${j} < ${n}; ${j}++) ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;\n` : '') +
-          `const ${out} = H.rank(${keys}, ${args[1] ? cond : 'null'}, ${m}, ${b.scratch('Int32Array', n, out)});`;
-        b.stage(args[1] ? [keys, cond, out] : [keys, out], stage);
+        b.loop(
+          [keys, cond],
+          `const ${keys} = ${b.scratch('Float64Array', n, keys)};\nconst ${cond} = ${args[1] ? b.scratch('Uint8Array', n, cond) : 'null'};`,
+          n,
+          j,
+          `${keys}[${j}] = ${rowOf(args[0]).code};${args[1] ? ` ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;` : ''}`,
+        );
+        b.stage([out], `const ${out} = H.rank(${keys}, ${cond}, ${m}, ${b.scratch('Int32Array', n, out)});`);
       }
       return { k: 'row', code: `${out}[${scope.idx}]`, entity: scope.entity, t: 'num' };
     }
     default:
       throw new CompileError(`unknown aggregation ${fn}`);
   }
-  b.stage([out], stage);
-  return { k: 'row', code: c.project(out, target, scope, `${fn}()`), entity: scope.entity, t };
 }

@@ -22,6 +22,15 @@ export type KernelFactory = (K: unknown[], H: unknown) => (C: Column[], P: Popul
 
 export class CompileError extends Error {}
 
+/**
+ * A pre-loop: either free code, or one loop over `n` rows (index `idx`) with set-up code before
+ * it and clean-up after. Consecutive loops over the same rows that do not read each other's
+ * results run as one loop.
+ */
+type Stage =
+  | { names: string[]; code: string }
+  | { names: string[]; loop: { pre: string; n: string; idx: string; body: string; post: string } };
+
 /** Raised when an inline local is needed by a loop other than the main one; the variable is recompiled with locals in arrays. */
 export class NeedMaterialize extends Error {}
 
@@ -35,7 +44,9 @@ export class KernelBuilder {
   readonly consts: unknown[] = [];
   private readonly maps = new Map<string, string>();
   private readonly counts = new Set<string>();
-  readonly stages: { names: string[]; code: string }[] = [];
+  readonly stages: Stage[] = [];
+  /** Accumulator arrays of the aggregates emitted so far, by what they compute. */
+  readonly aggregates = new Map<string, string>();
   readonly mainLines: string[] = [];
   /** Local helper functions specialised at compile time (e.g. unrolled scales). */
   readonly helpers: string[] = [];
@@ -87,6 +98,46 @@ export class KernelBuilder {
     this.stages.push({ names, code });
   }
 
+  /** A pre-loop over `n` rows declaring `names` (in `pre`), which may share its loop with its neighbours. */
+  loop(names: string[], pre: string, n: string, idx: string, body: string, post = ''): void {
+    this.stages.push({ names, loop: { pre, n, idx, body, post } });
+  }
+
+  /** Stages as code, consecutive independent loops over the same rows merged into one. */
+  private stageCode(): { names: string[]; code: string }[] {
+    const out: { names: string[]; code: string }[] = [];
+    let group: Extract<Stage, { loop: unknown }>[] = [];
+    const flush = () => {
+      if (group.length === 0) return;
+      const names = group.flatMap((g) => g.names);
+      if (group.length === 1) {
+        const l = group[0].loop;
+        out.push({ names, code: `${l.pre}\nfor (let ${l.idx} = 0; ${l.idx} < ${l.n}; ${l.idx}++) { ${l.body} }${l.post ? `\n${l.post}` : ''}` });
+      } else {
+        const q = this.temp('q');
+        const pre = group.map((g) => g.loop.pre).join('\n');
+        const bodies = group.map((g) => `  { const ${g.loop.idx} = ${q}; ${g.loop.body} }`).join('\n');
+        const post = group.map((g) => g.loop.post).filter((x) => x).join('\n');
+        out.push({ names, code: `${pre}\nfor (let ${q} = 0; ${q} < ${group[0].loop.n}; ${q}++) {\n${bodies}\n}${post ? `\n${post}` : ''}` });
+      }
+      group = [];
+    };
+    for (const st of this.stages) {
+      if (!('loop' in st)) {
+        flush();
+        out.push(st);
+        continue;
+      }
+      const l = st.loop;
+      const text = `${l.pre}\n${l.body}\n${l.post}`;
+      const reads = group.some((g) => g.names.some((name) => new RegExp(`\\b${name}\\b`).test(text)));
+      if (group.length > 0 && (group[0].loop.n !== l.n || reads)) flush();
+      group.push(st);
+    }
+    flush();
+    return out;
+  }
+
   helper(code: (name: string) => string): string {
     const name = this.temp('f');
     this.helpers.push(code(name));
@@ -112,7 +163,7 @@ export class KernelBuilder {
     this.consts.forEach((_, i) => lines.push(`const k${i} = K[${i}];`));
     lines.push(...this.helpers);
     const calls: string[] = [];
-    this.stages.forEach((st, i) => {
+    this.stageCode().forEach((st, i) => {
       const params = ['P', ...perCall.filter((name) => new RegExp(`\\b${name}\\b`).test(st.code))];
       const ret = st.names.length === 1 ? st.names[0] : `[${st.names.join(', ')}]`;
       lines.push(`function stage${i}(${params.join(', ')}) {\n${st.code}\nreturn ${ret};\n}`);

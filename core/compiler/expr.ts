@@ -151,10 +151,7 @@ export class ExprCompiler {
   private materialize(ir: RowIR, scope: Scope, v: string): void {
     const n = this.b.count(ir.entity);
     const conv = ir.t === 'bool' ? `(${ir.code}) ? 1 : 0` : ir.code;
-    this.b.stage(
-      [v],
-      `const ${v} = ${this.b.scratch(arrayType(ir.t, ir.enumInfo), n, v)};\nfor (let ${scope.idx} = 0; ${scope.idx} < ${n}; ${scope.idx}++) ${v}[${scope.idx}] = ${conv};`,
-    );
+    this.b.loop([v], `const ${v} = ${this.b.scratch(arrayType(ir.t, ir.enumInfo), n, v)};`, n, scope.idx, `${v}[${scope.idx}] = ${conv};`);
   }
 
   /** Access an array of `entity` rows from `scope`: directly, or projected from a containing group. */
