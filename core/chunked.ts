@@ -1,23 +1,8 @@
-import type { Reform } from '../parameters/types';
 import { BufferPool } from './buffer-pool';
 import type { CountryModel } from './model';
-import { Simulation } from './simulation';
 import { Column, Population } from './types';
 import { PopulationIndex } from './population-index';
-import { runPlan } from './plan';
-
-export interface ChunkInput {
-  name: string;
-  period: string;
-  /** One value per instance of the variable's entity (typed arrays are sliced without copying). */
-  values: Column | ArrayLike<number | boolean | string>;
-}
-
-export interface ChunkOptions {
-  reform?: Reform;
-  /** Persons per chunk (cut at household boundaries); about 16k keeps a chunk's columns in cache. */
-  chunkPeople?: number;
-}
+import { Plan, runPlan } from './plan';
 
 interface Range {
   lo: number;
@@ -53,25 +38,13 @@ export function chunkRanges(model: CountryModel, pop: Population, chunkPeople: n
 }
 
 /**
- * Compute `targets` for a whole population chunk by chunk: the population's execution plan is
- * run on each chunk of households over row ranges of the inputs (views, not copies), so the
- * columns of every formula stay in cache and memory holds one chunk's intermediates at a time.
- * Results are the same as one simulation.
+ * Run a plan chunk by chunk: each chunk of households is a population of its own over row ranges
+ * of the inputs (views, not copies), so the columns of every formula stay in cache and memory
+ * holds one chunk's intermediates at a time. `inputs` are the whole population's columns of
+ * `plan.inputs`. Results are the same as one run over the whole population.
  */
-export function computeInChunks(
-  model: CountryModel,
-  pop: Population,
-  inputs: ChunkInput[],
-  targets: string[],
-  period: string,
-  options: ChunkOptions = {},
-): Map<string, Column> {
-  const sim = new Simulation(model, pop, { reform: options.reform });
-  for (const inp of inputs) sim.setInput(inp.name, inp.period, inp.values as Column);
-  const ranges = chunkRanges(model, pop, options.chunkPeople ?? 16384);
-  if (!ranges) return sim.computeReleasing(targets, period);
-  const plan = sim.plan(targets, period);
-  const given = plan.inputs.map((i) => ({ col: sim.input(i.name, i.period)!, entity: model.variable(i.name).entity }));
+export function runPlanInChunks(plan: Plan, model: CountryModel, pop: Population, inputs: Column[], ranges: Record<string, Range>[]): Map<string, Column> {
+  const entities = plan.inputs.map((i) => model.variable(i.name).entity);
   const person = model.personEntity().key;
   const pool = new BufferPool();
   const out = new Map<string, Column>();
@@ -87,7 +60,7 @@ export function computeInChunks(
       membership[g] = local;
     }
     const index = new PopulationIndex({ count, membership }, person, pool);
-    const cols = runPlan(plan, index, given.map((g) => g.col.subarray(chunk[g.entity].lo, chunk[g.entity].hi)));
+    const cols = runPlan(plan, index, inputs.map((col, k) => col.subarray(chunk[entities[k]].lo, chunk[entities[k]].hi)));
     for (const [name, col] of cols) {
       const entity = model.variable(name).entity;
       let full = out.get(name);
@@ -96,7 +69,7 @@ export function computeInChunks(
         out.set(name, full);
       }
       full.set(col, chunk[entity].lo);
-      if (!plan.inputs.some((i) => i.name === name)) pool.recycle(col);
+      if (!inputs.some((c) => c.buffer === col.buffer)) pool.recycle(col);
     }
   }
   return out;

@@ -3,4 +3,5 @@ export { CountryModel, CompiledModel } from './model';
 export { Simulation } from './simulation';
 export { buildPopulation, populationFromArrays } from './population';
 export { parsePeriod, formatPeriod } from './periods';
-export { computeInChunks, chunkRanges } from './chunked';
+export { chunkRanges } from './chunked';
+export { buildPlan, runPlan } from './plan';

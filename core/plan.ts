@@ -3,6 +3,7 @@ import type { Fusion } from './compiler/expr';
 import { defaultCode, outputArrayType } from './compiler/formula';
 import type { Kernel } from './compiler/variable';
 import { monthsOf, parsePeriod } from './periods';
+import { isFlow } from './variables';
 import { Column, EngineError, VariableSpec } from './types';
 
 /**
@@ -52,9 +53,6 @@ export interface PlanSource {
   fusedKernel(name: string, period: string, fusion: Fusion): Kernel;
 }
 
-function isFlow(spec: VariableSpec): boolean {
-  return spec.quantity_type ? spec.quantity_type === 'flow' : spec.type === 'float';
-}
 
 /** How a read of `name` at `period` maps onto its definition-period columns (as Simulation.calculate converts). */
 export function resolveRead(spec: VariableSpec, period: string): { how: 'exact' | 'sum' | 'twelfth'; periods: string[] } {

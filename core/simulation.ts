@@ -2,22 +2,34 @@ import type { Reform } from '../parameters/types';
 import { CompiledModel, CountryModel } from './model';
 import { defaultCode, outputArrayType } from './compiler/formula';
 import { monthsOf, parsePeriod } from './periods';
+import { isFlow } from './variables';
 import { PopulationIndex } from './population-index';
-import { BufferPool, COLUMN_TYPES } from './buffer-pool';
+import { COLUMN_TYPES } from './buffer-pool';
 import { ColumnStore } from './column-store';
 import { Column, EngineError, InputValues, Population, VariableSpec } from './types';
 import { Plan, runPlan } from './plan';
+import { chunkRanges, runPlanInChunks } from './chunked';
+
+/** Persons per chunk: about 16k keeps the columns a formula reads in a core's cache. */
+export const DEFAULT_CHUNK_PEOPLE = 16384;
 
 export interface SimulationOptions {
   reform?: Reform;
-  /** Column buffers shared with other simulations of the same run (see computeInChunks). */
-  pool?: BufferPool;
 }
 
 
-function isFlow(spec: VariableSpec): boolean {
-  return spec.quantity_type ? spec.quantity_type === 'flow' : spec.type === 'float';
+const codesBySpec = new WeakMap<VariableSpec, Map<string, number>>();
+
+/** Code of each possible value of an enum variable. */
+function enumCodes(spec: VariableSpec): Map<string, number> {
+  let codes = codesBySpec.get(spec);
+  if (!codes) {
+    codes = new Map(spec.possible_values!.map((v, i) => [v, i]));
+    codesBySpec.set(spec, codes);
+  }
+  return codes;
 }
+
 
 /**
  * One population under one model (and reform). Columns are computed on demand in dependency
@@ -38,7 +50,7 @@ export class Simulation {
     options: SimulationOptions = {},
   ) {
     this.compiled = model.compiled(options.reform);
-    this.index = new PopulationIndex(population, model.personEntity().key, options.pool);
+    this.index = new PopulationIndex(population, model.personEntity().key);
   }
 
   count(entity: string): number {
@@ -66,7 +78,7 @@ export class Simulation {
         if (typeof v !== 'string' && typeof v !== 'number') throw new EngineError(`${name}: expected text, got ${JSON.stringify(v)}`);
         col[i] = this.stringCode(spec, String(v));
       } else if (spec.type === 'enum') {
-        const code = typeof v === 'string' ? spec.possible_values!.indexOf(v) : -1;
+        const code = typeof v === 'string' ? enumCodes(spec).get(v) ?? -1 : -1;
         if (code < 0) throw new EngineError(`${name}: ${JSON.stringify(v)} is not one of ${spec.possible_values!.join(', ')}`);
         col[i] = code;
       } else if (spec.type === 'bool') {
@@ -204,13 +216,18 @@ export class Simulation {
   /**
    * Compute several variables through an execution plan (core/plan.ts): constants folded,
    * single-reader formulas fused into their readers, every intermediate column recycled as soon
-   * as the last formula reading it has run. Peak memory is the widest "frontier" of the graph
-   * rather than every column ever computed. Returns the requested columns; intermediates are not
-   * kept (use calculate for lazy, memoised access).
+   * as the last formula reading it has run. A population larger than two chunks whose groups are
+   * contiguous runs chunk by chunk (`chunkPeople` persons, cut at household boundaries; 0: never),
+   * which keeps each formula's columns in cache and memory to one chunk's intermediates. Returns
+   * the requested columns; intermediates are not kept (use calculate for memoised access).
    */
-  computeReleasing(names: string[], period: string): Map<string, Column> {
+  computeReleasing(names: string[], period: string, options: { chunkPeople?: number } = {}): Map<string, Column> {
     const plan = this.plan(names, period);
-    return runPlan(plan, this.index, plan.inputs.map((i) => this.inputs.get(i.name, i.period)!));
+    const inputs = plan.inputs.map((i) => this.inputs.get(i.name, i.period)!);
+    const chunkPeople = options.chunkPeople ?? DEFAULT_CHUNK_PEOPLE;
+    const persons = this.count(this.model.personEntity().key);
+    const ranges = chunkPeople > 0 && persons > 2 * chunkPeople ? chunkRanges(this.model, this.population, chunkPeople) : null;
+    return ranges ? runPlanInChunks(plan, this.model, this.population, inputs, ranges) : runPlan(plan, this.index, inputs);
   }
 
   /** Column values as JSON-ready values: enum names, booleans, numbers. */

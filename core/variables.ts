@@ -109,3 +109,8 @@ export function defaultValue(spec: VariableSpec): number | boolean | string {
   if (spec.type === 'string') return '';
   return 0;
 }
+
+/** Flows (amounts over a period) are summed or split when periods convert; stocks are copied. */
+export function isFlow(spec: VariableSpec): boolean {
+  return spec.quantity_type ? spec.quantity_type === 'flow' : spec.type === 'float';
+}

@@ -131,17 +131,24 @@ function rankRuns(key: Float64Array, cond: Uint8Array | null, group: Int32Array,
   const n = key.length;
   let lo = 0;
   while (lo < n) {
+    const g = group[lo];
     let hi = lo + 1;
-    while (hi < n && group[hi] === group[lo]) hi++;
-    for (let a = lo; a < hi; a++) {
-      if (cond && !cond[a]) {
-        out[a] = -1;
-        continue;
+    while (hi < n && group[hi] === g) hi++;
+    if (hi - lo === 1) {
+      // Most groups of a real population have one or two members: no comparisons needed for one.
+      out[lo] = cond === null || cond[lo] ? 0 : -1;
+    } else {
+      for (let a = lo; a < hi; a++) {
+        if (cond !== null && !cond[a]) {
+          out[a] = -1;
+          continue;
+        }
+        const ka = key[a];
+        let r = 0;
+        for (let b = lo; b < a; b++) if ((cond === null || cond[b]) && key[b] <= ka) r++;
+        for (let b = a + 1; b < hi; b++) if ((cond === null || cond[b]) && key[b] < ka) r++;
+        out[a] = r;
       }
-      const ka = key[a];
-      let r = 0;
-      for (let b = lo; b < hi; b++) if ((!cond || cond[b]) && (key[b] < ka || (key[b] === ka && b < a))) r++;
-      out[a] = r;
     }
     lo = hi;
   }

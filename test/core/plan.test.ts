@@ -1,0 +1,150 @@
+import * as path from 'path';
+import { expect } from 'chai';
+import { CountryModel } from '../../core/model';
+import { populationFromArrays } from '../../core/population';
+import { Simulation } from '../../core/simulation';
+import { EngineError } from '../../core/types';
+import { synthesize } from '../../bench/uk';
+import { fixtureModel, miniModel, sim } from './helpers';
+
+const VARS = {
+  z: { entity: 'person', period: 'year', type: 'float' },
+  unset: { entity: 'person', period: 'year', type: 'float', default: 3 },
+  flag: { entity: 'person', period: 'year', type: 'bool' },
+  a: { entity: 'person', period: 'year', type: 'float', formula: 'z + 1' },
+  b: { entity: 'person', period: 'year', type: 'float', formula: 'a * 2 + unset' },
+  shared: { entity: 'person', period: 'year', type: 'float', formula: 'z * 10' },
+  r1: { entity: 'person', period: 'year', type: 'float', formula: 'shared + 1' },
+  r2: { entity: 'person', period: 'year', type: 'float', formula: 'shared + 2' },
+  fam_z: { entity: 'family', period: 'year', type: 'float', formula: 'sum(a)' },
+  unset_sum: { entity: 'family', period: 'year', type: 'float', formula: 'sum(unset - 3) + count(flag)' },
+  masked_in: { entity: 'person', period: 'year', type: 'float', formula: 'z / (z - 5)' },
+  masked: { entity: 'person', period: 'year', type: 'float', default: -1, defined_for: 'positive', formula: 'masked_in * 2' },
+  positive: { entity: 'person', period: 'year', type: 'bool', formula: 'z > 0' },
+  int_part: { entity: 'person', period: 'year', type: 'int', formula: 'z * 1.5' },
+  uses_int: { entity: 'person', period: 'year', type: 'float', formula: 'int_part + 0.25' },
+  monthly: { entity: 'person', period: 'month', type: 'float' },
+  yearly_from_months: { entity: 'person', period: 'year', type: 'float', formula: 'monthly * 1' },
+  month_from_year: { entity: 'person', period: 'month', type: 'float', formula: 'z' },
+  loop_a: { entity: 'person', period: 'year', type: 'float', formula: 'loop_b + 1' },
+  loop_b: { entity: 'person', period: 'year', type: 'float', formula: 'loop_a + 1' },
+};
+
+function planSim(z: number[]): Simulation {
+  const s = sim(miniModel(VARS), z.map((_, i) => `p${i}`));
+  s.setInput('z', '2025', z);
+  return s;
+}
+
+function lazy(name: string, z: number[], period = '2025'): number[] {
+  return Array.from(planSim(z).calculate(name, period));
+}
+
+describe('core: execution plans', () => {
+  const z = [0, 5, 8, -2];
+
+  it('folds variables nobody gave and no formula computes into the kernels reading them', () => {
+    const s = planSim(z);
+    const plan = s.plan(['b'], '2025');
+    const b = plan.steps.find((st) => st.kind === 'kernel' && st.kernel.variable === 'b');
+    expect(b && b.kind === 'kernel' && b.kernel.deps.map((d) => d.name)).to.deep.equal(['z']);
+    expect(Array.from(s.computeReleasing(['b'], '2025').get('b')!)).to.deep.equal([5, 15, 21, 1]);
+  });
+
+  it('computes a single-reader variable of the same entity inline, in its reader', () => {
+    const plan = planSim(z).plan(['b'], '2025');
+    expect(plan.steps.filter((st) => st.kind === 'kernel').map((st) => st.kind === 'kernel' && st.kernel.variable)).to.deep.equal(['b']);
+    expect(plan.stats.inlined).to.equal(1);
+  });
+
+  it('keeps a variable read by two formulas, or from another entity, in a column of its own', () => {
+    const s = planSim(z);
+    const plan = s.plan(['r1', 'r2', 'fam_z'], '2025');
+    const kernels = plan.steps.flatMap((st) => (st.kind === 'kernel' ? [st.kernel.variable] : []));
+    expect(kernels).to.include.members(['shared', 'a', 'r1', 'r2', 'fam_z']);
+    const out = s.computeReleasing(['r1', 'r2', 'fam_z'], '2025');
+    expect(Array.from(out.get('r1')!)).to.deep.equal(lazy('r1', z));
+    expect(Array.from(out.get('fam_z')!)).to.deep.equal(lazy('fam_z', z));
+  });
+
+  it('folds aggregates of constants and gives constant targets as columns', () => {
+    const s = planSim(z);
+    const plan = s.plan(['unset_sum', 'unset'], '2025');
+    expect(plan.steps.map((st) => st.kind)).to.deep.equal(['fill', 'fill']);
+    const out = s.computeReleasing(['unset_sum', 'unset'], '2025');
+    expect(Array.from(out.get('unset_sum')!)).to.deep.equal([0, 0, 0, 0]); // each person in a family of their own
+    expect(Array.from(out.get('unset')!)).to.deep.equal([3, 3, 3, 3]);
+  });
+
+  it('skips an inlined formula on rows outside its reader mask (no division results leak)', () => {
+    const out = planSim(z).computeReleasing(['masked'], '2025').get('masked')!;
+    expect(Array.from(out)).to.deep.equal([-1, Infinity, (8 / 3) * 2, -1]);
+    expect(Array.from(out)).to.deep.equal(lazy('masked', z));
+  });
+
+  it('stores inlined int formulas as a column would (truncated to 32-bit integers)', () => {
+    expect(Array.from(planSim([1, 3, -3, 0]).computeReleasing(['uses_int'], '2025').get('uses_int')!)).to.deep.equal([1.25, 4.25, -3.75, 0.25]);
+  });
+
+  it('converts periods as calculate does: months summed for a year, a year split into months', () => {
+    const s = planSim(z);
+    for (let m = 1; m <= 12; m++) s.setInput('monthly', `2025-${String(m).padStart(2, '0')}`, [m, 0, 1, 0]);
+    const out = s.computeReleasing(['yearly_from_months', 'monthly'], '2025');
+    expect(Array.from(out.get('yearly_from_months')!)).to.deep.equal([78, 0, 12, 0]);
+    expect(Array.from(out.get('monthly')!)).to.deep.equal([78, 0, 12, 0]);
+    expect(Array.from(planSim(z).computeReleasing(['month_from_year'], '2025-03').get('month_from_year')!)).to.deep.equal([0, 5 / 12, 8 / 12, -2 / 12]);
+  });
+
+  it('names the chain of a dependency cycle', () => {
+    expect(() => planSim(z).computeReleasing(['loop_a'], '2025')).to.throw(EngineError, 'dependency cycle: loop_a -> loop_b -> loop_a');
+  });
+
+  it('is built once per target set, period and input set', () => {
+    const s = planSim(z);
+    expect(s.plan(['b'], '2025')).to.equal(s.plan(['b'], '2025'));
+    s.setInput('unset', '2025', [1, 1, 1, 1]);
+    const other = s.plan(['b'], '2025');
+    expect(other).to.not.equal(planSim(z).plan(['b'], '2025'));
+    expect(Array.from(s.computeReleasing(['b'], '2025').get('b')!)).to.deep.equal([3, 13, 19, -1]);
+  });
+
+  it('gives every fixture variable the values lazy evaluation gives', () => {
+    const m = fixtureModel();
+    const pop = populationFromArrays(m, 7, { household: Int32Array.of(0, 0, 0, 1, 2, 2, 2), family: Int32Array.of(0, 0, 1, 2, 3, 3, 3) });
+    const make = () => {
+      const s = new Simulation(m, pop);
+      s.setInput('age', '2025', Int32Array.of(40, 38, 5, 30, 50, 12, 9));
+      s.setInput('employment_income', '2025', Float64Array.of(50000, 5000, 0, 15000, 80000, 0, 0));
+      return s;
+    };
+    const names = [...m.variables.values()].filter((v) => v.period === 'year' && v.type !== 'string').map((v) => v.name);
+    const lazySim = make();
+    for (const name of names) {
+      const planned = make().computeReleasing([name], '2025').get(name)!;
+      expect(Array.from(planned), name).to.deep.equal(Array.from(lazySim.calculate(name, '2025')));
+    }
+  });
+});
+
+describe('core: execution plans on the UK model', () => {
+  it('give the lazy values for every variable, whole and in chunks (synthetic population)', function () {
+    this.timeout(60000);
+    const m = CountryModel.load(path.resolve(__dirname, '../../../countries/uk'));
+    const d = synthesize(m, 3000, 11);
+    const pop = populationFromArrays(m, d.people, { household: d.personHousehold, benunit: d.personBenunit });
+    const make = () => {
+      const s = new Simulation(m, pop);
+      for (const [name, values] of [...Object.entries(d.person), ...Object.entries(d.household)]) s.setInput(name, '2025', values);
+      return s;
+    };
+    const lazySim = make();
+    const names = [...m.variables.values()].filter((v) => v.period === 'year' && v.type !== 'string').map((v) => v.name);
+    const all = make().computeReleasing(names, '2025', { chunkPeople: 0 });
+    for (const name of names) expect(Array.from(all.get(name)!), name).to.deep.equal(Array.from(lazySim.calculate(name, '2025')));
+    // One target: most of the graph is inlined into a few kernels.
+    const targets = ['household_net_income', 'income_tax', 'universal_credit'];
+    const chunked = make().computeReleasing(targets, '2025', { chunkPeople: 500 });
+    for (const name of targets) expect(Array.from(chunked.get(name)!), name).to.deep.equal(Array.from(lazySim.calculate(name, '2025')));
+    expect(make().plan(['household_net_income'], '2025').stats.inlined).to.be.greaterThan(50);
+  });
+});
