@@ -103,39 +103,43 @@ export class KernelBuilder {
     this.stages.push({ names, loop: { pre, n, idx, body, post } });
   }
 
-  /** Stages as code, consecutive independent loops over the same rows merged into one. */
+  /**
+   * Stages as code. A loop joins an earlier loop over the same rows when it reads nothing declared
+   * from that loop on (it then runs at that loop's place, which its inputs already precede).
+   */
   private stageCode(): { names: string[]; code: string }[] {
-    const out: { names: string[]; code: string }[] = [];
-    let group: Extract<Stage, { loop: unknown }>[] = [];
-    const flush = () => {
-      if (group.length === 0) return;
-      const names = group.flatMap((g) => g.names);
-      if (group.length === 1) {
-        const l = group[0].loop;
-        out.push({ names, code: `${l.pre}\nfor (let ${l.idx} = 0; ${l.idx} < ${l.n}; ${l.idx}++) { ${l.body} }${l.post ? `\n${l.post}` : ''}` });
-      } else {
-        const q = this.temp('q');
-        const pre = group.map((g) => g.loop.pre).join('\n');
-        const bodies = group.map((g) => `  { const ${g.loop.idx} = ${q}; ${g.loop.body} }`).join('\n');
-        const post = group.map((g) => g.loop.post).filter((x) => x).join('\n');
-        out.push({ names, code: `${pre}\nfor (let ${q} = 0; ${q} < ${group[0].loop.n}; ${q}++) {\n${bodies}\n}${post ? `\n${post}` : ''}` });
-      }
-      group = [];
-    };
+    type LoopStage = Extract<Stage, { loop: unknown }>;
+    const units: { names: string[]; code?: string; group?: LoopStage[] }[] = [];
     for (const st of this.stages) {
       if (!('loop' in st)) {
-        flush();
-        out.push(st);
+        units.push({ names: st.names, code: st.code });
         continue;
       }
       const l = st.loop;
       const text = `${l.pre}\n${l.body}\n${l.post}`;
-      const reads = group.some((g) => g.names.some((name) => new RegExp(`\\b${name}\\b`).test(text)));
-      if (group.length > 0 && (group[0].loop.n !== l.n || reads)) flush();
-      group.push(st);
+      const reads = (u: { names: string[] }) => u.names.some((name) => new RegExp(`\\b${name}\\b`).test(text));
+      let at = -1;
+      for (let k = units.length - 1; k >= 0; k--) {
+        if (reads(units[k])) break;
+        if (units[k].group?.[0].loop.n === l.n) at = k;
+      }
+      if (at >= 0) {
+        units[at].group!.push(st);
+        units[at].names.push(...st.names);
+      } else units.push({ names: [...st.names], group: [st] });
     }
-    flush();
-    return out;
+    return units.map((u) => {
+      if (!u.group) return { names: u.names, code: u.code! };
+      if (u.group.length === 1) {
+        const l = u.group[0].loop;
+        return { names: u.names, code: `${l.pre}\nfor (let ${l.idx} = 0; ${l.idx} < ${l.n}; ${l.idx}++) { ${l.body} }${l.post ? `\n${l.post}` : ''}` };
+      }
+      const q = this.temp('q');
+      const pre = u.group.map((g) => g.loop.pre).join('\n');
+      const bodies = u.group.map((g) => `  { const ${g.loop.idx} = ${q}; ${g.loop.body} }`).join('\n');
+      const post = u.group.map((g) => g.loop.post).filter((x) => x).join('\n');
+      return { names: u.names, code: `${pre}\nfor (let ${q} = 0; ${q} < ${u.group[0].loop.n}; ${q}++) {\n${bodies}\n}${post ? `\n${post}` : ''}` };
+    });
   }
 
   helper(code: (name: string) => string): string {
