@@ -59,12 +59,50 @@ export interface VariableBody {
   mask: string | null;
   /** Main-loop lines emitted for the mask (they run before the mask test). */
   maskEnd: number;
+  /** The value (as stored) of rows outside the mask. */
+  maskDefault: number;
   /** The value as stored in a column (bool: 1/0); null when constant. */
   row: RowIR | null;
   /** The value on every row when it does not depend on the row (and no mask applies). */
   constant: number | null;
 }
 
+
+/** A literal's value as a column of the variable stores it (null: not a literal, or not one of its values). */
+function literalValue(n: Node, spec: VariableSpec): number | null {
+  if (n.type === 'ParenthesisNode') return literalValue(n.content as Node, spec);
+  if (n.type === 'OperatorNode' && n.fn === 'unaryMinus') {
+    const v = literalValue((n.args as Node[])[0], spec);
+    return v === null || spec.type === 'enum' || spec.type === 'bool' ? null : -v;
+  }
+  if (n.type !== 'ConstantNode') return null;
+  const v = n.value;
+  if (spec.type === 'enum') {
+    const code = typeof v === 'string' ? spec.possible_values!.indexOf(v) : -1;
+    return code < 0 ? null : code;
+  }
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v !== 'number') return null;
+  return spec.type === 'bool' ? (v ? 1 : 0) : spec.type === 'int' ? v | 0 : v;
+}
+
+/** Whether an expression mentions any of `names`. */
+function readsAny(n: Node, names: Set<string>): boolean {
+  if (names.size === 0) return false;
+  if (n.type === 'SymbolNode') return names.has(n.name as string);
+  for (const key of ['args', 'content', 'condition', 'trueExpr', 'falseExpr', 'object', 'index', 'dimensions', 'fn']) {
+    const v = n[key];
+    if (Array.isArray(v)) {
+      if (v.some((c) => readsAny(c as Node, names))) return true;
+    } else if (v && typeof v === 'object' && readsAny(v as Node, names)) return true;
+  }
+  return false;
+}
+
+/** The number a row code is, when it is a plain numeric literal (enum codes, folded values). */
+function numericLiteral(code: string): number | null {
+  return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/.test(code) ? Number(code) : null;
+}
 
 /** Compiles mathjs expression trees into row code inside a KernelBuilder. */
 export class ExprCompiler {
@@ -80,18 +118,25 @@ export class ExprCompiler {
   /** Compile a variable's formula text: its mask, its value, and whether the value is constant. */
   variableBody(spec: VariableSpec, text: string, scope: Scope): VariableBody {
     let mask: string | null = null;
+    let maskDefault = defaultCode(spec);
     if (spec.defined_for) {
       const m = this.env.variables.get(spec.defined_for);
       if (!m) throw new CompileError(`defined_for names unknown variable "${spec.defined_for}"`);
       if (m.type !== 'bool') throw new CompileError(`defined_for variable ${spec.defined_for} must be bool`);
       const ir = this.scalar(parse(spec.defined_for), scope);
       if (ir.k === 'const') {
-        if (!ir.v) return { mask: null, maskEnd: this.b.mainLines.length, row: null, constant: defaultCode(spec) };
+        if (!ir.v) return { mask: null, maskEnd: this.b.mainLines.length, maskDefault, row: null, constant: maskDefault };
       } else mask = ir.code;
     }
-    const maskEnd = this.b.mainLines.length;
+    const root = parseExpression(text);
     const hint: EnumInfo | undefined = spec.type === 'enum' ? { variable: spec.name, values: spec.possible_values! } : undefined;
-    const result = this.compileBody(parseExpression(text), scope, hint);
+    const guard = mask === null ? this.guard(spec, root, scope) : null;
+    if (guard) {
+      mask = guard.mask;
+      maskDefault = guard.value;
+    }
+    const maskEnd = this.b.mainLines.length;
+    const result = this.compileBody(root, scope, hint, guard?.then);
     const row = this.toRow(result, scope);
     if (spec.type === 'enum') {
       if (row.t !== 'enum') throw new CompileError(`an enum formula must give a value name such as "${spec.possible_values![0]}"`);
@@ -104,16 +149,40 @@ export class ExprCompiler {
     if (mask === null && (result.k === 'const' || (row.t === 'enum' && /^\d+$/.test(row.code)))) {
       const v = result.k === 'const' ? result.v : Number(row.code);
       const constant = spec.type === 'bool' ? (v ? 1 : 0) : spec.type === 'int' ? Number(v) | 0 : Number(v);
-      return { mask, maskEnd, row: null, constant };
+      return { mask, maskEnd, maskDefault, row: null, constant };
     }
     const code = spec.type === 'bool' ? `((${row.code}) ? 1 : 0)` : row.code;
-    return { mask, maskEnd, row: { ...row, code }, constant: null };
+    return { mask, maskEnd, maskDefault, row: { ...row, code }, constant: null };
   }
 
-  /** A statement list (`a = ...; b = ...; result`) or a single expression. */
-  compileBody(root: MathNode, scope: Scope, hint?: EnumInfo): IR {
+  /**
+   * A formula ending in `condition ? value : constant` whose condition reads no local: the
+   * condition is compiled first and becomes the kernel's mask, so rows where it fails skip every
+   * line the value needs (a variable's own `if eligible then amount else 0`).
+   */
+  private guard(spec: VariableSpec, root: MathNode, scope: Scope): { mask: string; value: number; then: MathNode } | null {
     const node = root as unknown as Node;
-    if (node.type !== 'BlockNode') return this.compile(root, scope, hint);
+    const statements = node.type === 'BlockNode' ? (node.blocks as { node: Node }[]).map((b) => b.node) : [node];
+    let last = statements[statements.length - 1];
+    while (last.type === 'ParenthesisNode') last = last.content as Node;
+    let parts: Node[] | null = null;
+    if (last.type === 'ConditionalNode') parts = [last.condition as Node, last.trueExpr as Node, last.falseExpr as Node];
+    else if (last.type === 'FunctionNode' && ['if', 'where'].includes((last.fn as Node).name as string) && (last.args as Node[]).length === 3) parts = last.args as Node[];
+    if (!parts) return null;
+    const [c, a, b] = parts;
+    const value = literalValue(b, spec);
+    if (value === null) return null;
+    const locals = new Set(statements.filter((n) => n.type === 'AssignmentNode').map((n) => (n.object as Node).name as string));
+    if (readsAny(c, locals)) return null;
+    const cond = this.scalar(c as unknown as MathNode, scope);
+    if (cond.k === 'const') return null;
+    return { mask: cond.code, value, then: a as unknown as MathNode };
+  }
+
+  /** A statement list (`a = ...; b = ...; result`) or a single expression; `result` replaces the last one. */
+  compileBody(root: MathNode, scope: Scope, hint?: EnumInfo, result?: MathNode): IR {
+    const node = root as unknown as Node;
+    if (node.type !== 'BlockNode') return this.compile(result ?? root, scope, hint);
     const blocks = node.blocks as { node: MathNode }[];
     let last: IR | null = null;
     blocks.forEach((blk, i) => {
@@ -125,7 +194,7 @@ export class ExprCompiler {
         if (i === blocks.length - 1) throw new CompileError('the last statement must be the result, not an assignment');
       } else {
         if (i !== blocks.length - 1) throw new CompileError('only the last statement may be a bare expression');
-        last = this.compile(blk.node, scope, hint);
+        last = this.compile(result ?? blk.node, scope, hint);
       }
     });
     return last!;
@@ -250,7 +319,7 @@ export class ExprCompiler {
     const inner: Scope = { entity: spec.entity, idx: scope.idx, main: true, locals: new Map() };
     const body = sub.variableBody(spec, expressionAt(spec, this.env.period, env)!, inner);
     let value = body.row === null ? literal(body.constant!) : spec.type === 'int' ? `((${body.row.code}) | 0)` : body.row.code;
-    if (body.mask !== null) value = `((${body.mask}) ? ${value} : ${literal(defaultCode(spec))})`;
+    if (body.mask !== null) value = `((${body.mask}) ? ${value} : ${literal(body.maskDefault)})`;
     const v = this.b.temp('V_');
     this.b.mainLines.push(`const ${v} = ${value};`);
     const ir: RowIR = { k: 'row', code: v, entity: spec.entity, t: 'num' };
@@ -367,6 +436,9 @@ export class ExprCompiler {
       const lv = lr.enumInfo!.values, rv = rr.enumInfo!.values;
       if (lv !== rv && lv.join() !== rv.join()) throw new CompileError(`${lr.enumInfo!.variable} and ${rr.enumInfo!.variable} have different possible values`);
     }
+    // Enum values are row literals (codes): two of them compare at compile time.
+    const ln = numericLiteral(lr.code), rn = numericLiteral(rr.code);
+    if (ln !== null && rn !== null) return { k: 'const', v: foldOperator(fn, [ln, rn]) };
     return { k: 'row', code: `(${lr.code} ${CMP[fn]} ${rr.code})`, entity: scope.entity, t: 'bool' };
   }
 
@@ -451,6 +523,8 @@ export class ExprCompiler {
         arity(2, Infinity);
         const x = this.toRow(this.scalar(args[0], scope), scope);
         const opts = args.slice(1).map((a) => this.toRow(this.scalar(a, scope, x.t === 'enum' ? x.enumInfo : undefined), scope));
+        const xv = numericLiteral(x.code);
+        if (xv !== null && opts.every((o) => numericLiteral(o.code) !== null)) return { k: 'const', v: opts.some((o) => numericLiteral(o.code) === xv) };
         return { k: 'row', code: `(${opts.map((o) => `${x.code} === ${o.code}`).join(' || ')})`, entity: scope.entity, t: 'bool' };
       }
       case 'last_year': {

@@ -24,7 +24,7 @@ function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: 
   const scope: Scope = { entity: spec.entity, idx: 'i', main: true, locals: new Map() };
   const body = c.variableBody(spec, text, scope);
   const value = body.row === null ? literal(body.constant!) : body.row.code;
-  const source = b.source(spec.entity, outputArrayType(spec), body.mask, body.maskEnd, literal(defaultCode(spec)), value);
+  const source = b.source(spec.entity, outputArrayType(spec), body.mask, body.maskEnd, literal(body.maskDefault), value);
   let fn: (C: Column[], P: PopulationView) => Column;
   try {
     // The source URL names the kernel in profiles, stack traces and V8 traces.

@@ -99,6 +99,22 @@ describe('core: expression compiler', () => {
     expect(values(m, ['a', 'b'], { x: [4, 0] }, 'y')).to.deep.equal([0.25, -1]);
   });
 
+  it('turns a final "condition ? value : literal" into a mask when the condition reads no local', () => {
+    const m = miniModel({
+      x: input(),
+      kind: { entity: 'person', period: 'year', type: 'enum', possible_values: ['NONE', 'SOME'], default: 'NONE' },
+      guarded: f('r = 1 / x; if(x > 0, r * 2, -1)'),
+      guarded_enum: f('x > 1 ? "SOME" : "NONE"', { type: 'enum', possible_values: ['NONE', 'SOME'], default: 'SOME' }),
+      local_cond: f('c = x > 0; c ? 1 / x : 0'),
+    });
+    expect(values(m, ['a', 'b', 'c'], { x: [4, 0, -2] }, 'guarded')).to.deep.equal([0.5, -1, -1]);
+    expect(values(m, ['a', 'b', 'c'], { x: [4, 0, -2] }, 'guarded_enum')).to.deep.equal(['SOME', 'NONE', 'NONE']);
+    expect(values(m, ['a', 'b', 'c'], { x: [4, 0, -2] }, 'local_cond')).to.deep.equal([0.25, 0, 0]);
+    const source = (name: string) => m.compiled().kernel(name, '2025')!.source;
+    expect(source('guarded')).to.match(/if \(!\(\(c0\[i\] > 0\)\)\) \{ out\[i\] = -1; continue; \}/);
+    expect(source('guarded_enum')).to.match(/out\[i\] = 0; continue;/);
+    expect(source('local_cond')).to.not.match(/continue/);
+  });
   it('aggregates with conditions, any/all/first/min/max and projects group values to members', () => {
     const m = miniModel({
       x: input(),
