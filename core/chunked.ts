@@ -1,7 +1,7 @@
 import { BufferPool } from './buffer-pool';
 import type { CountryModel } from './model';
 import { Column, Population } from './types';
-import { PopulationIndex } from './population-index';
+import { isOrdered, PopulationIndex } from './population-index';
 import { Plan, runPlan } from './plan';
 
 interface Range {
@@ -18,17 +18,14 @@ export function chunkRanges(model: CountryModel, pop: Population, chunkPeople: n
   const person = model.personEntity().key;
   const n = pop.count[person];
   const groups = Object.keys(pop.membership);
-  for (const g of groups) {
-    const m = pop.membership[g];
-    if (n > 0 && m[0] !== 0) return null;
-    for (let i = 1; i < n; i++) if (m[i] !== m[i - 1] && m[i] !== m[i - 1] + 1) return null;
-  }
+  if (!isOrdered(pop)) return null;
+  const ms = groups.map((g) => pop.membership[g]);
   // Cut only where every group changes instance, so no group straddles two chunks.
   const chunks: Record<string, Range>[] = [];
   let lo = 0;
   while (lo < n) {
     let hi = Math.min(n, lo + chunkPeople);
-    while (hi < n && groups.some((g) => pop.membership[g][hi] === pop.membership[g][hi - 1])) hi++;
+    while (hi < n && ms.some((m) => m[hi] === m[hi - 1])) hi++;
     const c: Record<string, Range> = { [person]: { lo, hi } };
     for (const g of groups) c[g] = { lo: pop.membership[g][lo], hi: pop.membership[g][hi - 1] + 1 };
     chunks.push(c);
@@ -59,7 +56,7 @@ export function runPlanInChunks(plan: Plan, model: CountryModel, pop: Population
       for (let i = 0; i < local.length; i++) local[i] = m[p.lo + i] - base;
       membership[g] = local;
     }
-    const index = new PopulationIndex({ count, membership }, person, pool);
+    const index = new PopulationIndex({ count, membership, ordered: true }, person, pool);
     const cols = runPlan(plan, index, inputs.map((col, k) => col.subarray(chunk[entities[k]].lo, chunk[entities[k]].hi)));
     for (const [name, col] of cols) {
       const entity = model.variable(name).entity;

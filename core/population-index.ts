@@ -2,6 +2,26 @@ import type { PopulationView } from './compiler/builder';
 import { BufferPool } from './buffer-pool';
 import { Column, EngineError, Population } from './types';
 
+const orderedCache = new WeakMap<Population, boolean>();
+
+/**
+ * Whether every membership array runs 0, 0, 1, 1, 1, 2, ...: each group's members are consecutive
+ * rows and groups come in order (microdata sorted by household). Cached per population.
+ */
+export function isOrdered(pop: Population): boolean {
+  if (pop.ordered !== undefined) return pop.ordered;
+  let known = orderedCache.get(pop);
+  if (known === undefined) {
+    known = true;
+    for (const m of Object.values(pop.membership)) {
+      if (m.length > 0 && m[0] !== 0) known = false;
+      for (let i = 1; known && i < m.length; i++) if (m[i] !== m[i - 1] && m[i] !== m[i - 1] + 1) known = false;
+    }
+    orderedCache.set(pop, known);
+  }
+  return known;
+}
+
 /** Maps between entities of one population, built on demand and kept for the simulation's life. */
 export class PopulationIndex implements PopulationView {
   private readonly maps = new Map<string, Int32Array>();
@@ -18,6 +38,10 @@ export class PopulationIndex implements PopulationView {
     const n = this.population.count[entity];
     if (n === undefined) throw new EngineError(`the population has no entity "${entity}"`);
     return n;
+  }
+
+  ordered(): boolean {
+    return isOrdered(this.population);
   }
 
   alloc(type: string, n: number): Column {

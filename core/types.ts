@@ -72,6 +72,8 @@ export interface Population {
   membership: Record<string, Int32Array>;
   /** Optional instance ids per entity key (tests and the household API use names). */
   ids?: Record<string, string[]>;
+  /** True when every group's members are consecutive rows and groups come in order (checked when absent). */
+  ordered?: boolean;
 }
 
 /** A value that can be set as input: numbers, booleans, or enum names (strings). */

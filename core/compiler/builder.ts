@@ -13,6 +13,8 @@ export interface PopulationView {
   map(from: string, to: string): Int32Array;
   /** An output buffer (possibly recycled: kernels write every row). */
   alloc(type: string, n: number): Float64Array | Int32Array | Uint8Array;
+  /** Whether each group's members are consecutive rows, groups in order. */
+  ordered(): boolean;
   /** Return a buffer nothing references any more. */
   recycle(col: Float64Array | Int32Array | Uint8Array): void;
 }

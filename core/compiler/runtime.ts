@@ -86,10 +86,10 @@ export function clampIndex(x: number, lo: number, size: number): number {
  * `cond` is 0 get -1 and are not counted. Rows are bucketed by group in one counting pass, then
  * each (small) group is ranked by counting; large groups fall back to a sort.
  */
-export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Array, out: Int32Array = new Int32Array(key.length)): Int32Array {
+export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Array, out: Int32Array = new Int32Array(key.length), ordered?: boolean): Int32Array {
   const n = key.length;
-  let contiguous = true;
-  for (let i = 1; i < n; i++) {
+  let contiguous = ordered ?? true;
+  for (let i = 1; ordered === undefined && i < n; i++) {
     if (group[i] !== group[i - 1] && group[i] !== group[i - 1] + 1) {
       contiguous = false;
       break;
