@@ -178,11 +178,12 @@ export class KernelBuilder {
     });
     // The main loop is a function of its own too: in the kernel, code after an optimised loop that
     // never ran before (buffer recycling) would deoptimise it at the end of every first run.
+    const main = sinkSingleUse(this.mainLines, maskEnd, maskCode, valueCode);
     const body: string[] = [`for (let i = 0; i < n_${entity}; i++) {`];
-    for (const l of this.mainLines.slice(0, maskEnd)) body.push(`  ${l}`);
-    if (maskCode) body.push(`  if (!(${maskCode})) { out[i] = ${defaultCode}; continue; }`);
-    for (const l of this.mainLines.slice(maskEnd)) body.push(`  ${l}`);
-    body.push(`  out[i] = ${valueCode};`, '}');
+    for (const l of main.lines.slice(0, main.maskEnd)) body.push(`  ${l}`);
+    if (main.mask) body.push(`  if (!(${main.mask})) { out[i] = ${defaultCode}; continue; }`);
+    for (const l of main.lines.slice(main.maskEnd)) body.push(`  ${l}`);
+    body.push(`  out[i] = ${main.value};`, '}');
     const loopCode = body.join('\n');
     const loopParams = ['out', ...perCall.filter((name) => new RegExp(`\\b${name}\\b`).test(loopCode))];
     lines.push(`function loop(${loopParams.join(', ')}) {\n${loopCode}\n}`);
@@ -198,4 +199,35 @@ export class KernelBuilder {
     lines.push('};');
     return lines.join('\n');
   }
+}
+
+/**
+ * Main-loop values used exactly once are written where they are used instead of computed up
+ * front: one used in a branch of a condition (a Scottish or a rest-of-UK tax, a means test only
+ * claimants reach) is then computed only on the rows that take that branch, and one used after
+ * the mask only on the rows the mask keeps. Generated code has no side effects, so moving an
+ * expression to its single use never changes a result.
+ */
+function sinkSingleUse(lines: string[], maskEnd: number, mask: string | null, value: string): { lines: string[]; maskEnd: number; mask: string | null; value: string } {
+  const items = lines.map((l) => {
+    const m = /^const (\w+) = ([\s\S]*);$/.exec(l);
+    if (!m) throw new Error(`internal: unexpected main-loop line ${l}`);
+    return { name: m[1], expr: m[2] };
+  });
+  let end = maskEnd;
+  for (let k = items.length - 1; k >= 0; k--) {
+    const { name, expr } = items[k];
+    const re = new RegExp(`\\b${name}\\b`, 'g');
+    const uses = (text: string | null) => (text ? (text.match(re) ?? []).length : 0);
+    let total = uses(mask) + uses(value);
+    for (let q = k + 1; q < items.length && total < 2; q++) total += uses(items[q].expr);
+    if (total !== 1) continue;
+    const put = (text: string) => text.replace(re, () => `(${expr})`);
+    if (uses(mask)) mask = put(mask!);
+    else if (uses(value)) value = put(value);
+    else for (let q = k + 1; q < items.length; q++) if (uses(items[q].expr)) items[q].expr = put(items[q].expr);
+    items.splice(k, 1);
+    if (k < end) end--;
+  }
+  return { lines: items.map((it) => `const ${it.name} = ${it.expr};`), maskEnd: end, mask, value };
 }
