@@ -2,6 +2,7 @@ import { CompileError, KernelBuilder } from './builder';
 import type { CompileEnv, ExprCompiler, Scope } from './expr';
 import { arrayType, IR, ScalarType } from './ir';
 import type { MathNode } from './parser';
+import type { Node } from './syntax';
 
 /** Aggregate over the members of `target` (a group containing the scope's entity, or the scope's own group). */
 export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: CompileEnv, fn: string, target: string, args: MathNode[], scope: Scope): IR {
@@ -14,7 +15,7 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
   const [lo, hi] = limits[fn];
   if (args.length < lo || args.length > hi) throw new CompileError(`${fn}() takes ${lo === hi ? lo : `${lo} or ${hi}`} argument(s), got ${args.length}`);
   const members = new Set<string>();
-  for (const a of args) for (const e of c.memberLevel(a, { ...scope, entity: target })) members.add(e);
+  for (const a of args) for (const e of memberLevel(env, a, { ...scope, entity: target })) members.add(e);
   const person = [...env.entities.values()].find((e) => e.isPerson)!.key;
   const member = members.size === 1 ? [...members][0] : person;
   if (fn === 'rank' && member !== person) throw new CompileError('rank() orders the persons of a group');
@@ -126,4 +127,38 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
     default:
       throw new CompileError(`unknown aggregation ${fn}`);
   }
+}
+
+/** Entities strictly below the scope's entity read (unaggregated) by an expression. */
+export function memberLevel(env: CompileEnv, n: MathNode, scope: Scope): string[] {
+  const found = new Set<string>();
+  const visit = (node: Node, skip: boolean) => {
+    if (node.type === 'FunctionNode') {
+      const fn = node.fn as Node;
+      const isAgg = (fn.type === 'SymbolNode' && ['sum', 'count', 'any', 'all', 'first'].includes(fn.name as string)) || fn.type === 'AccessorNode';
+      for (const a of node.args as Node[]) visit(a, skip || isAgg);
+      return;
+    }
+    if (node.type === 'SymbolNode' && !skip) {
+      const name = node.name as string;
+      const local = scope.locals.get(name);
+      let entity: string | undefined;
+      if (local) entity = local.kind === 'ir' ? undefined : local.entity;
+      else if (!(name in env.aliases)) entity = env.variables.get(name)?.entity;
+      if (entity && entity !== scope.entity && env.isWithin(entity, scope.entity)) found.add(entity);
+      return;
+    }
+    if (node.type === 'AccessorNode') {
+      visit(node.object as Node, skip);
+      for (const d of (node.index as Node).dimensions as Node[]) visit(d, skip);
+      return;
+    }
+    for (const key of ['args', 'content', 'condition', 'trueExpr', 'falseExpr']) {
+      const v = node[key];
+      if (Array.isArray(v)) v.forEach((c) => visit(c as Node, skip));
+      else if (v && typeof v === 'object') visit(v as Node, skip);
+    }
+  };
+  visit(n as unknown as Node, false);
+  return [...found];
 }

@@ -5,10 +5,11 @@ import { lastYear } from '../periods';
 import { CompileError, KernelBuilder, NeedMaterialize } from './builder';
 import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, arrayType, isConst, literal, typeOfConst } from './ir';
 import { indexParam, paramToValue, paramScales, scaleBracketValue } from './params';
-import { compileAggregate } from './aggregate';
+import { compileAggregate, memberLevel } from './aggregate';
 import { foldOperator, selectToConditional, unrolledScale } from './fold';
-import { parse } from './parser';
-import { defaultCode, expressionAt, parseExpression } from './formula';
+import { expressionAt } from './formula';
+import { compileVariableBody } from './body';
+import { Node, numericLiteral } from './syntax';
 
 export interface CompileEnv {
   variables: Map<string, VariableSpec>;
@@ -37,10 +38,6 @@ const AGGREGATIONS = new Set(['sum', 'count', 'any', 'all', 'max', 'min', 'first
 const MATH1: Record<string, string> = { abs: 'Math.abs', floor: 'Math.floor', ceil: 'Math.ceil', sqrt: 'Math.sqrt', exp: 'Math.exp', log: 'Math.log' };
 const CMP: Record<string, string> = { equal: '===', unequal: '!==', smaller: '<', larger: '>', smallerEq: '<=', largerEq: '>=' };
 
-interface Node {
-  type: string;
-  [k: string]: unknown;
-}
 
 /**
  * What an execution plan knows about the columns a kernel reads (see core/plan.ts), keyed
@@ -53,57 +50,6 @@ export interface Fusion {
   inline: Set<string>;
 }
 
-/** A variable's formula compiled in a scope: its defined_for mask and its value. */
-export interface VariableBody {
-  /** Row code of the defined_for condition, or null when every row is computed. */
-  mask: string | null;
-  /** Main-loop lines emitted for the mask (they run before the mask test). */
-  maskEnd: number;
-  /** The value (as stored) of rows outside the mask. */
-  maskDefault: number;
-  /** The value as stored in a column (bool: 1/0); null when constant. */
-  row: RowIR | null;
-  /** The value on every row when it does not depend on the row (and no mask applies). */
-  constant: number | null;
-}
-
-
-/** A literal's value as a column of the variable stores it (null: not a literal, or not one of its values). */
-function literalValue(n: Node, spec: VariableSpec): number | null {
-  if (n.type === 'ParenthesisNode') return literalValue(n.content as Node, spec);
-  if (n.type === 'OperatorNode' && n.fn === 'unaryMinus') {
-    const v = literalValue((n.args as Node[])[0], spec);
-    return v === null || spec.type === 'enum' || spec.type === 'bool' ? null : -v;
-  }
-  if (n.type !== 'ConstantNode') return null;
-  const v = n.value;
-  if (spec.type === 'enum') {
-    const code = typeof v === 'string' ? spec.possible_values!.indexOf(v) : -1;
-    return code < 0 ? null : code;
-  }
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v !== 'number') return null;
-  return spec.type === 'bool' ? (v ? 1 : 0) : spec.type === 'int' ? v | 0 : v;
-}
-
-/** Whether an expression mentions any of `names`. */
-function readsAny(n: Node, names: Set<string>): boolean {
-  if (names.size === 0) return false;
-  if (n.type === 'SymbolNode') return names.has(n.name as string);
-  for (const key of ['args', 'content', 'condition', 'trueExpr', 'falseExpr', 'object', 'index', 'dimensions', 'fn']) {
-    const v = n[key];
-    if (Array.isArray(v)) {
-      if (v.some((c) => readsAny(c as Node, names))) return true;
-    } else if (v && typeof v === 'object' && readsAny(v as Node, names)) return true;
-  }
-  return false;
-}
-
-/** The number a row code is, when it is a plain numeric literal (enum codes, folded values). */
-function numericLiteral(code: string): number | null {
-  return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/.test(code) ? Number(code) : null;
-}
-
 /** Compiles mathjs expression trees into row code inside a KernelBuilder. */
 export class ExprCompiler {
   constructor(
@@ -114,70 +60,6 @@ export class ExprCompiler {
     /** Variables already computed inline in this kernel (shared with nested compilers). */
     private readonly inlined = new Map<string, RowIR>(),
   ) {}
-
-  /** Compile a variable's formula text: its mask, its value, and whether the value is constant. */
-  variableBody(spec: VariableSpec, text: string, scope: Scope): VariableBody {
-    let mask: string | null = null;
-    let maskDefault = defaultCode(spec);
-    if (spec.defined_for) {
-      const m = this.env.variables.get(spec.defined_for);
-      if (!m) throw new CompileError(`defined_for names unknown variable "${spec.defined_for}"`);
-      if (m.type !== 'bool') throw new CompileError(`defined_for variable ${spec.defined_for} must be bool`);
-      const ir = this.scalar(parse(spec.defined_for), scope);
-      if (ir.k === 'const') {
-        if (!ir.v) return { mask: null, maskEnd: this.b.mainLines.length, maskDefault, row: null, constant: maskDefault };
-      } else mask = ir.code;
-    }
-    const root = parseExpression(text);
-    const hint: EnumInfo | undefined = spec.type === 'enum' ? { variable: spec.name, values: spec.possible_values! } : undefined;
-    const guard = mask === null ? this.guard(spec, root, scope) : null;
-    if (guard) {
-      mask = guard.mask;
-      maskDefault = guard.value;
-    }
-    const maskEnd = this.b.mainLines.length;
-    const result = this.compileBody(root, scope, hint, guard?.then);
-    const row = this.toRow(result, scope);
-    if (spec.type === 'enum') {
-      if (row.t !== 'enum') throw new CompileError(`an enum formula must give a value name such as "${spec.possible_values![0]}"`);
-      if (row.enumInfo!.values.join() !== spec.possible_values!.join()) {
-        throw new CompileError(`the formula gives values of ${row.enumInfo!.variable}, whose possible values differ from ${spec.name}'s`);
-      }
-    } else if (row.t === 'enum') {
-      throw new CompileError(`the formula gives an enum value but ${spec.name} is ${spec.type}`);
-    }
-    if (mask === null && (result.k === 'const' || (row.t === 'enum' && /^\d+$/.test(row.code)))) {
-      const v = result.k === 'const' ? result.v : Number(row.code);
-      const constant = spec.type === 'bool' ? (v ? 1 : 0) : spec.type === 'int' ? Number(v) | 0 : Number(v);
-      return { mask, maskEnd, maskDefault, row: null, constant };
-    }
-    const code = spec.type === 'bool' ? `((${row.code}) ? 1 : 0)` : row.code;
-    return { mask, maskEnd, maskDefault, row: { ...row, code }, constant: null };
-  }
-
-  /**
-   * A formula ending in `condition ? value : constant` whose condition reads no local: the
-   * condition is compiled first and becomes the kernel's mask, so rows where it fails skip every
-   * line the value needs (a variable's own `if eligible then amount else 0`).
-   */
-  private guard(spec: VariableSpec, root: MathNode, scope: Scope): { mask: string; value: number; then: MathNode } | null {
-    const node = root as unknown as Node;
-    const statements = node.type === 'BlockNode' ? (node.blocks as { node: Node }[]).map((b) => b.node) : [node];
-    let last = statements[statements.length - 1];
-    while (last.type === 'ParenthesisNode') last = last.content as Node;
-    let parts: Node[] | null = null;
-    if (last.type === 'ConditionalNode') parts = [last.condition as Node, last.trueExpr as Node, last.falseExpr as Node];
-    else if (last.type === 'FunctionNode' && ['if', 'where'].includes((last.fn as Node).name as string) && (last.args as Node[]).length === 3) parts = last.args as Node[];
-    if (!parts) return null;
-    const [c, a, b] = parts;
-    const value = literalValue(b, spec);
-    if (value === null) return null;
-    const locals = new Set(statements.filter((n) => n.type === 'AssignmentNode').map((n) => (n.object as Node).name as string));
-    if (readsAny(c, locals)) return null;
-    const cond = this.scalar(c as unknown as MathNode, scope);
-    if (cond.k === 'const') return null;
-    return { mask: cond.code, value, then: a as unknown as MathNode };
-  }
 
   /** A statement list (`a = ...; b = ...; result`) or a single expression; `result` replaces the last one. */
   compileBody(root: MathNode, scope: Scope, hint?: EnumInfo, result?: MathNode): IR {
@@ -317,7 +199,7 @@ export class ExprCompiler {
     const env = { ...this.env, aliases: spec.params ?? {} };
     const sub = new ExprCompiler(this.b, env, this.inlineLocals, this.fusion, this.inlined);
     const inner: Scope = { entity: spec.entity, idx: scope.idx, main: true, locals: new Map() };
-    const body = sub.variableBody(spec, expressionAt(spec, this.env.period, env)!, inner);
+    const body = compileVariableBody(sub, this.b, env, spec, expressionAt(spec, this.env.period, env)!, inner);
     let value = body.row === null ? literal(body.constant!) : spec.type === 'int' ? `((${body.row.code}) | 0)` : body.row.code;
     if (body.mask !== null) value = `((${body.mask}) ? ${value} : ${literal(body.maskDefault)})`;
     const v = this.b.temp('V_');
@@ -572,41 +454,7 @@ export class ExprCompiler {
   /** max/min with member-level arguments in a group formula aggregate; otherwise they are element-wise. */
   private wantsAggregation(args: MathNode[], scope: Scope): boolean {
     if (args.length > 2) return false;
-    return args.some((a) => this.memberLevel(a, scope).length > 0);
-  }
-
-  /** Entities strictly below the scope's entity read (unaggregated) by an expression. */
-  memberLevel(n: MathNode, scope: Scope): string[] {
-    const found = new Set<string>();
-    const visit = (node: Node, skip: boolean) => {
-      if (node.type === 'FunctionNode') {
-        const fn = node.fn as Node;
-        const isAgg = (fn.type === 'SymbolNode' && ['sum', 'count', 'any', 'all', 'first'].includes(fn.name as string)) || fn.type === 'AccessorNode';
-        for (const a of node.args as Node[]) visit(a, skip || isAgg);
-        return;
-      }
-      if (node.type === 'SymbolNode' && !skip) {
-        const name = node.name as string;
-        const local = scope.locals.get(name);
-        let entity: string | undefined;
-        if (local) entity = local.kind === 'ir' ? undefined : local.entity;
-        else if (!(name in this.env.aliases)) entity = this.env.variables.get(name)?.entity;
-        if (entity && entity !== scope.entity && this.env.isWithin(entity, scope.entity)) found.add(entity);
-        return;
-      }
-      if (node.type === 'AccessorNode') {
-        visit(node.object as Node, skip);
-        for (const d of (node.index as Node).dimensions as Node[]) visit(d, skip);
-        return;
-      }
-      for (const key of ['args', 'content', 'condition', 'trueExpr', 'falseExpr']) {
-        const v = node[key];
-        if (Array.isArray(v)) v.forEach((c) => visit(c as Node, skip));
-        else if (v && typeof v === 'object') visit(v as Node, skip);
-      }
-    };
-    visit(n as unknown as Node, false);
-    return [...found];
+    return args.some((a) => memberLevel(this.env, a, scope).length > 0);
   }
 
   private aggregate(fn: string, target: string, args: MathNode[], scope: Scope): IR {

@@ -1,6 +1,7 @@
 import type { Column, VariableSpec } from '../types';
 import { EngineError } from '../types';
-import { defaultCode, expressionAt, outputArrayType, parseExpression } from './formula';
+import { expressionAt, outputArrayType } from './formula';
+import { compileVariableBody } from './body';
 import { CompileError, KernelBuilder, KernelDep, KernelFactory, NeedMaterialize, PopulationView } from './builder';
 import { CompileEnv, ExprCompiler, Fusion, Scope } from './expr';
 import { literal } from './ir';
@@ -22,7 +23,7 @@ function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: 
   const b = new KernelBuilder();
   const c = new ExprCompiler(b, env, inline, fusion);
   const scope: Scope = { entity: spec.entity, idx: 'i', main: true, locals: new Map() };
-  const body = c.variableBody(spec, text, scope);
+  const body = compileVariableBody(c, b, env, spec, text, scope);
   const value = body.row === null ? literal(body.constant!) : body.row.code;
   const source = b.source(spec.entity, outputArrayType(spec), body.mask, body.maskEnd, literal(body.maskDefault), value);
   let fn: (C: Column[], P: PopulationView) => Column;

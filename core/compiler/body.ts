@@ -1,0 +1,85 @@
+import type { VariableSpec } from '../types';
+import { CompileError, KernelBuilder } from './builder';
+import type { CompileEnv, ExprCompiler, Scope } from './expr';
+import { defaultCode, parseExpression } from './formula';
+import { EnumInfo, RowIR } from './ir';
+import { MathNode, parse } from './parser';
+import { literalValue, Node, readsAny } from './syntax';
+
+/** A variable's formula compiled in a scope: its defined_for mask and its value. */
+export interface VariableBody {
+  /** Row code of the defined_for condition, or null when every row is computed. */
+  mask: string | null;
+  /** Main-loop lines emitted for the mask (they run before the mask test). */
+  maskEnd: number;
+  /** The value (as stored) of rows outside the mask. */
+  maskDefault: number;
+  /** The value as stored in a column (bool: 1/0); null when constant. */
+  row: RowIR | null;
+  /** The value on every row when it does not depend on the row (and no mask applies). */
+  constant: number | null;
+}
+
+/** Compile a variable's formula text: its mask, its value, and whether the value is constant. */
+export function compileVariableBody(c: ExprCompiler, b: KernelBuilder, env: CompileEnv, spec: VariableSpec, text: string, scope: Scope): VariableBody {
+  let mask: string | null = null;
+  let maskDefault = defaultCode(spec);
+  if (spec.defined_for) {
+    const m = env.variables.get(spec.defined_for);
+    if (!m) throw new CompileError(`defined_for names unknown variable "${spec.defined_for}"`);
+    if (m.type !== 'bool') throw new CompileError(`defined_for variable ${spec.defined_for} must be bool`);
+    const ir = c.scalar(parse(spec.defined_for), scope);
+    if (ir.k === 'const') {
+      if (!ir.v) return { mask: null, maskEnd: b.mainLines.length, maskDefault, row: null, constant: maskDefault };
+    } else mask = ir.code;
+  }
+  const root = parseExpression(text);
+  const hint: EnumInfo | undefined = spec.type === 'enum' ? { variable: spec.name, values: spec.possible_values! } : undefined;
+  const guarded = mask === null ? guard(c, spec, root, scope) : null;
+  if (guarded) {
+    mask = guarded.mask;
+    maskDefault = guarded.value;
+  }
+  const maskEnd = b.mainLines.length;
+  const result = c.compileBody(root, scope, hint, guarded?.then);
+  const row = c.toRow(result, scope);
+  if (spec.type === 'enum') {
+    if (row.t !== 'enum') throw new CompileError(`an enum formula must give a value name such as "${spec.possible_values![0]}"`);
+    if (row.enumInfo!.values.join() !== spec.possible_values!.join()) {
+      throw new CompileError(`the formula gives values of ${row.enumInfo!.variable}, whose possible values differ from ${spec.name}'s`);
+    }
+  } else if (row.t === 'enum') {
+    throw new CompileError(`the formula gives an enum value but ${spec.name} is ${spec.type}`);
+  }
+  if (mask === null && (result.k === 'const' || (row.t === 'enum' && /^\d+$/.test(row.code)))) {
+    const v = result.k === 'const' ? result.v : Number(row.code);
+    const constant = spec.type === 'bool' ? (v ? 1 : 0) : spec.type === 'int' ? Number(v) | 0 : Number(v);
+    return { mask, maskEnd, maskDefault, row: null, constant };
+  }
+  const code = spec.type === 'bool' ? `((${row.code}) ? 1 : 0)` : row.code;
+  return { mask, maskEnd, maskDefault, row: { ...row, code }, constant: null };
+}
+
+/**
+ * A formula ending in `condition ? value : constant` whose condition reads no local: the
+ * condition is compiled first and becomes the kernel's mask, so rows where it fails skip every
+ * line the value needs (a variable's own `if eligible then amount else 0`).
+ */
+function guard(c: ExprCompiler, spec: VariableSpec, root: MathNode, scope: Scope): { mask: string; value: number; then: MathNode } | null {
+  const node = root as unknown as Node;
+  const statements = node.type === 'BlockNode' ? (node.blocks as { node: Node }[]).map((st) => st.node) : [node];
+  let last = statements[statements.length - 1];
+  while (last.type === 'ParenthesisNode') last = last.content as Node;
+  let parts: Node[] | null = null;
+  if (last.type === 'ConditionalNode') parts = [last.condition as Node, last.trueExpr as Node, last.falseExpr as Node];
+  else if (last.type === 'FunctionNode' && ['if', 'where'].includes((last.fn as Node).name as string) && (last.args as Node[]).length === 3) parts = last.args as Node[];
+  if (!parts) return null;
+  const [condNode, thenNode, elseNode] = parts;
+  const value = literalValue(elseNode, spec);
+  if (value === null) return null;
+  const locals = new Set(statements.filter((n) => n.type === 'AssignmentNode').map((n) => (n.object as Node).name as string));
+  if (readsAny(condNode, locals)) return null;
+  const cond = c.scalar(condNode as unknown as MathNode, scope);
+  if (cond.k === 'const') return null;
+  return { mask: cond.code, value, then: thenNode as unknown as MathNode };
+}
