@@ -100,8 +100,9 @@ export function buildPlan(src: PlanSource, targets: string[], period: string, is
       throw new EngineError(`${spec.file}: dependency cycle: ${chain.join(' -> ')}`, spec.file, spec.name);
     }
     let s: State;
-    const plain = isInput(spec.name, p) ? null : src.kernel(spec.name, p);
-    if (isInput(spec.name, p)) s = { kind: 'input' };
+    const given = isInput(spec.name, p);
+    const plain = given ? null : src.kernel(spec.name, p);
+    if (given) s = { kind: 'input' };
     else if (!plain) s = { kind: 'const', value: defaultCode(spec) };
     else {
       visiting.push(key);
