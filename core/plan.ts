@@ -65,6 +65,18 @@ export function resolveRead(spec: VariableSpec, period: string): { how: 'exact' 
   return isFlow(spec) ? { how: 'sum', periods: months } : { how: 'exact', periods: [months[11]] };
 }
 
+/** A read in another period from its definition-period columns, written into `out`. */
+export function convertRead(how: 'sum' | 'twelfth', cols: Column[], out: Float64Array): Float64Array {
+  if (how === 'twelfth') {
+    const c = cols[0];
+    for (let i = 0; i < out.length; i++) out[i] = c[i] / 12;
+    return out;
+  }
+  out.fill(0);
+  for (const c of cols) for (let i = 0; i < out.length; i++) out[i] += c[i];
+  return out;
+}
+
 type State = { kind: 'input' } | { kind: 'const'; value: number } | { kind: 'kernel'; probe: Kernel };
 
 /**
@@ -223,19 +235,10 @@ export function runPlan(plan: Plan, pop: PopulationView & { count(entity: string
       case 'kernel':
         slots[st.slot] = st.kernel.run(cols, pop);
         break;
-      case 'sum': {
-        const out = pop.alloc('Float64Array', cols[0].length).fill(0);
-        for (const c of cols) for (let i = 0; i < out.length; i++) out[i] += c[i];
-        slots[st.slot] = out;
+      case 'sum':
+      case 'twelfth':
+        slots[st.slot] = convertRead(st.kind, cols, pop.alloc('Float64Array', cols[0].length) as Float64Array);
         break;
-      }
-      case 'twelfth': {
-        const out = pop.alloc('Float64Array', cols[0].length);
-        const c = cols[0];
-        for (let i = 0; i < out.length; i++) out[i] = c[i] / 12;
-        slots[st.slot] = out;
-        break;
-      }
       case 'fill':
         slots[st.slot] = pop.alloc(st.type, pop.count(st.entity)).fill(st.value);
         break;

@@ -7,7 +7,7 @@ import { PopulationIndex } from './population-index';
 import { COLUMN_TYPES } from './buffer-pool';
 import { ColumnStore } from './column-store';
 import { Column, EngineError, InputValues, Population, VariableSpec } from './types';
-import { Plan, runPlan } from './plan';
+import { convertRead, Plan, resolveRead, runPlan } from './plan';
 import { chunkRanges, runPlanInChunks } from './chunked';
 
 /** Persons per chunk: about 16k keeps the columns a formula reads in a core's cache. */
@@ -138,33 +138,14 @@ export class Simulation {
   /** Values of a variable for a period, converted as PolicyEngine does when the period differs from its definition. */
   calculate(name: string, period: string): Column {
     const spec = this.model.variable(name);
-    if (spec.period === 'eternity') return this.exact(spec, 'eternity');
-    const p = parsePeriod(period);
-    if (p.unit === 'eternity') throw new EngineError(`${name} is a ${spec.period} variable: ask for a ${spec.period}, not eternity`);
-    if (spec.period === p.unit) return this.exact(spec, period);
-    if (spec.period === 'year') {
-      const year = this.exact(spec, String(p.year));
-      if (!isFlow(spec)) return year;
-      const key = `${period}/12`;
-      let c = this.computed.get(name, key);
-      if (!c) {
-        c = Float64Array.from(year, (x) => x / 12);
-        this.computed.set(name, key, c);
-      }
-      return c;
-    }
-    // A monthly variable read for a year: flows sum their months, stocks take the last month.
-    const months = monthsOf(p.year);
-    if (!isFlow(spec)) return this.exact(spec, months[11]);
-    const key = `${period}+`;
+    const read = resolveRead(spec, period);
+    if (read.how === 'exact') return this.exact(spec, read.periods[0]);
+    // Converted reads (months summed for a year, a year split into months) are kept beside the exact ones.
+    const key = `${period}~`;
     let c = this.computed.get(name, key);
     if (!c) {
-      const sum = new Float64Array(this.count(spec.entity));
-      for (const m of months) {
-        const col = this.exact(spec, m);
-        for (let i = 0; i < sum.length; i++) sum[i] += col[i];
-      }
-      c = sum;
+      const cols = read.periods.map((p) => this.exact(spec, p));
+      c = convertRead(read.how, cols, new Float64Array(this.count(spec.entity)));
       this.computed.set(name, key, c);
     }
     return c;

@@ -120,7 +120,7 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
           j,
           `${keys}[${j}] = ${rowOf(args[0]).code};${args[1] ? ` ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;` : ''}`,
         );
-        b.stage([out], `const ${out} = H.rank(${keys}, ${cond}, ${m}, ${b.scratch('Int32Array', n, out)}, P.ordered());`);
+        b.stage([out], `const ${out} = H.rank(${keys}, ${cond}, ${m}, P.ordered(), ${b.scratch('Int32Array', n, out)});`);
       }
       return { k: 'row', code: `${out}[${scope.idx}]`, entity: scope.entity, t: 'num' };
     }

@@ -4,7 +4,7 @@ import type { CompileEnv, ExprCompiler, Scope } from './expr';
 import { defaultCode, parseExpression } from './formula';
 import { EnumInfo, RowIR } from './ir';
 import { MathNode, parse } from './parser';
-import { literalValue, Node, readsAny } from './syntax';
+import { literalValue, Node, numericLiteral, readsAny } from './syntax';
 
 /** A variable's formula compiled in a scope: its defined_for mask and its value. */
 export interface VariableBody {
@@ -51,7 +51,7 @@ export function compileVariableBody(c: ExprCompiler, b: KernelBuilder, env: Comp
   } else if (row.t === 'enum') {
     throw new CompileError(`the formula gives an enum value but ${spec.name} is ${spec.type}`);
   }
-  if (mask === null && (result.k === 'const' || (row.t === 'enum' && /^\d+$/.test(row.code)))) {
+  if (mask === null && (result.k === 'const' || (row.t === 'enum' && numericLiteral(row.code) !== null))) {
     const v = result.k === 'const' ? result.v : Number(row.code);
     const constant = spec.type === 'bool' ? (v ? 1 : 0) : spec.type === 'int' ? Number(v) | 0 : Number(v);
     return { mask, maskEnd, maskDefault, row: null, constant };

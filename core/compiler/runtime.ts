@@ -83,19 +83,14 @@ export function clampIndex(x: number, lo: number, size: number): number {
 
 /**
  * Rank of each row within its group ordered by key ascending (ties by row order); rows where
- * `cond` is 0 get -1 and are not counted. Rows are bucketed by group in one counting pass, then
- * each (small) group is ranked by counting; large groups fall back to a sort.
+ * `cond` is 0 get -1 and are not counted. When the population is `ordered` (each group's rows
+ * consecutive, see PopulationIndex.ordered) groups are ranked run by run; otherwise rows are
+ * bucketed by group in one counting pass, then each (small) group is ranked by counting and large
+ * groups fall back to a sort.
  */
-export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Array, out: Int32Array = new Int32Array(key.length), ordered?: boolean): Int32Array {
+export function rank(key: Float64Array, cond: Uint8Array | null, group: Int32Array, ordered: boolean, out: Int32Array = new Int32Array(key.length)): Int32Array {
   const n = key.length;
-  let contiguous = ordered ?? true;
-  for (let i = 1; ordered === undefined && i < n; i++) {
-    if (group[i] !== group[i - 1] && group[i] !== group[i - 1] + 1) {
-      contiguous = false;
-      break;
-    }
-  }
-  if (contiguous) return rankRuns(key, cond, group, out);
+  if (ordered) return rankRuns(key, cond, group, out);
   let groups = 0;
   for (let i = 0; i < n; i++) if (group[i] >= groups) groups = group[i] + 1;
   const start = new Int32Array(groups + 1);

@@ -300,8 +300,8 @@ describe('core: rank', () => {
     const key = Float64Array.of(5, 1, 3, 3, 9, 2);
     const cond = Uint8Array.of(1, 1, 1, 1, 0, 1);
     // Contiguous: groups 0,0,0,1,1,1.
-    expect(Array.from(rank(key, cond, Int32Array.of(0, 0, 0, 1, 1, 1)))).to.deep.equal([2, 0, 1, 1, -1, 0]);
+    expect(Array.from(rank(key, cond, Int32Array.of(0, 0, 0, 1, 1, 1), true))).to.deep.equal([2, 0, 1, 1, -1, 0]);
     // Interleaved: groups 0,1,0,1,0,1 (ties broken by row order).
-    expect(Array.from(rank(key, null, Int32Array.of(0, 1, 0, 1, 0, 1)))).to.deep.equal([1, 0, 0, 2, 2, 1]);
+    expect(Array.from(rank(key, null, Int32Array.of(0, 1, 0, 1, 0, 1), false))).to.deep.equal([1, 0, 0, 2, 2, 1]);
   });
 });
