@@ -109,3 +109,34 @@ describe('CLI: fiscus serve options', () => {
     }
   });
 });
+
+describe('CLI: fiscus variables', () => {
+  const fixture = path.resolve(__dirname, '../../../test/fixtures/country');
+
+  it('prints the catalogue as JSON with types, enum values, defaults and inputs marked', async () => {
+    const io = capture(process.cwd());
+    expect(await main(['variables', 'fixture', '--country-dir', fixture, '--json'], io)).to.equal(0);
+    const list = JSON.parse(io.lines.join('\n')) as { name: string; is_input: boolean; possible_values: string[] | null; default_value: unknown; entity: string }[];
+    const names = list.map((v) => v.name);
+    expect(names).to.deep.equal([...names].sort());
+    const region = list.find((v) => v.possible_values?.includes('CAPITAL'))!;
+    expect(region.possible_values).to.deep.equal(['NORTH', 'SOUTH', 'CAPITAL']);
+    expect(list.some((v) => v.is_input)).to.equal(true);
+    expect(list.some((v) => !v.is_input)).to.equal(true);
+  });
+
+  it('filters with --search and prints a table ending with the count', async () => {
+    const io = capture(process.cwd());
+    expect(await main(['variables', 'fixture', '--country-dir', fixture, '--search', 'CAPITAL_NOT_A_NAME'], io)).to.equal(0);
+    expect(io.lines[io.lines.length - 1]).to.equal('0 variables');
+    const uk = capture(process.cwd());
+    expect(await main(['variables', 'uk', '--search', 'income_tax'], uk)).to.equal(0);
+    expect(uk.lines.some((l) => l.startsWith('income_tax\tperson\tyear\tfloat'))).to.equal(true);
+  });
+
+  it('refuses an unknown country with a usage error', async () => {
+    const io = capture(process.cwd());
+    expect(await main(['variables', 'atlantis'], io)).to.equal(2);
+    expect(io.errors[0]).to.match(/unknown country 'atlantis'/);
+  });
+});
