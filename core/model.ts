@@ -35,12 +35,11 @@ export class CountryModel {
 
   static load(folder: string): CountryModel {
     const country = loadCountry(folder);
-    const variables = loadVariables(path.join(folder, 'variables'));
-    const paramDir = path.join(folder, 'parameters');
+    const parts = [folder, ...country.modules];
+    const variables = loadVariables(parts.map((p) => path.join(p, 'variables')));
+    const paramDirs = parts.map((p) => path.join(p, 'parameters')).filter((p) => fs.existsSync(p));
     const breakdownValues = (name: string) => variables.get(name)?.possible_values;
-    const parameters = fs.existsSync(paramDir)
-      ? ParameterTree.loadFolder(paramDir, { breakdownValues })
-      : ParameterTree.fromObject({}, '', paramDir, { breakdownValues });
+    const parameters = ParameterTree.loadFolders(paramDirs, { breakdownValues });
     return new CountryModel(country, variables, parameters);
   }
 

@@ -187,3 +187,12 @@ describe('parameters: file validation', () => {
     });
   });
 });
+
+describe('parameters: PolicyEngine metadata keys', () => {
+  it('accepts references, breakdowns and breakdown_label as notes and still rejects typos', () => {
+    const ok = { metadata: { unit: 'USD', references: [{ title: 'x', href: 'https://example.org' }], breakdowns: ['filing_status'], breakdown_label: ['Filing status'] }, values: { '2020-01-01': 1 } };
+    expect(() => ParameterTree.fromObject(ok, 'gov.x', 'x.yaml')).not.to.throw();
+    const typo = { metadata: { refrence: 'x' }, values: { '2020-01-01': 1 } };
+    expect(() => ParameterTree.fromObject(typo, 'gov.x', 'x.yaml')).to.throw(/refrence/);
+  });
+});
