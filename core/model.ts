@@ -138,8 +138,10 @@ export class CompiledModel implements PlanSource {
           }
           return v;
         },
+        paramAt: (p, at) => params.at(p, at),
         period,
         aliases: {},
+        forPeriod: (other) => this.periodEnv(other),
       };
       this.envs.set(period, env);
     }

@@ -9,6 +9,7 @@ import { ColumnStore } from './column-store';
 import { Column, EngineError, InputValues, Population, VariableSpec } from './types';
 import { convertRead, Plan, resolveRead, runPlan } from './plan';
 import { chunkRanges, runPlanInChunks } from './chunked';
+import { strings } from './strings';
 
 /** Persons per chunk: about 16k keeps the columns a formula reads in a core's cache. */
 export const DEFAULT_CHUNK_PEOPLE = 16384;
@@ -41,8 +42,6 @@ export class Simulation {
   private readonly inputs = new ColumnStore();
   private readonly computed = new ColumnStore();
   private readonly inProgress = new Set<string>();
-  /** String variables are stored as codes into a dictionary per variable (code 0: the default). */
-  private readonly strings = new Map<string, { values: string[]; index: Map<string, number> }>();
 
   constructor(
     readonly model: CountryModel,
@@ -76,7 +75,7 @@ export class Simulation {
       const v = values[i] as unknown;
       if (spec.type === 'string') {
         if (typeof v !== 'string' && typeof v !== 'number') throw new EngineError(`${name}: expected text, got ${JSON.stringify(v)}`);
-        col[i] = this.stringCode(spec, String(v));
+        col[i] = strings.code(String(v));
       } else if (spec.type === 'enum') {
         const code = typeof v === 'string' ? enumCodes(spec).get(v) ?? -1 : -1;
         if (code < 0) throw new EngineError(`${name}: ${JSON.stringify(v)} is not one of ${spec.possible_values!.join(', ')}`);
@@ -91,27 +90,6 @@ export class Simulation {
       }
     }
     return col;
-  }
-
-  private stringDict(spec: VariableSpec) {
-    let d = this.strings.get(spec.name);
-    if (!d) {
-      const first = spec.default === undefined ? '' : String(spec.default);
-      d = { values: [first], index: new Map([[first, 0]]) };
-      this.strings.set(spec.name, d);
-    }
-    return d;
-  }
-
-  private stringCode(spec: VariableSpec, text: string): number {
-    const d = this.stringDict(spec);
-    let code = d.index.get(text);
-    if (code === undefined) {
-      code = d.values.length;
-      d.values.push(text);
-      d.index.set(text, code);
-    }
-    return code;
   }
 
   /**
@@ -215,10 +193,7 @@ export class Simulation {
   decode(name: string, column: Column): (number | boolean | string)[] {
     const spec = this.model.variable(name);
     if (spec.type === 'enum') return Array.from(column, (c) => spec.possible_values![c]);
-    if (spec.type === 'string') {
-      const d = this.stringDict(spec);
-      return Array.from(column, (c) => d.values[c]);
-    }
+    if (spec.type === 'string') return Array.from(column, (c) => strings.text(c));
     if (spec.type === 'bool') return Array.from(column, (c) => c !== 0);
     return Array.from(column);
   }

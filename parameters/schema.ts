@@ -18,7 +18,7 @@ export const KNOWN_METADATA_KEYS: readonly string[] = [
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 const number = { finiteOrInfiniteNumber: true };
-const scalarValue = { anyOf: [number, { type: ['boolean', 'string', 'null'] }, { type: 'array', items: { type: 'string' } }] };
+const scalarValue = { anyOf: [number, { type: ['boolean', 'string', 'null'] }, { type: 'array', items: { type: ['string', 'number'] } }] };
 
 const uprating = {
   anyOf: [
