@@ -10,12 +10,25 @@ import { Column, EngineError, InputValues, Population, VariableSpec } from './ty
 import { convertRead, Plan, resolveRead, runPlan } from './plan';
 import { chunkRanges, runPlanInChunks } from './chunked';
 import { strings } from './strings';
+import { mergeOverrides } from './branches';
 
 /** Persons per chunk: about 16k keeps the columns a formula reads in a core's cache. */
 export const DEFAULT_CHUNK_PEOPLE = 16384;
 
 export interface SimulationOptions {
   reform?: Reform;
+}
+
+/** Branches within branches beyond this depth are a formula that never stops branching. */
+export const MAX_BRANCH_DEPTH = 8;
+
+/** What a branch shares with the simulation it comes from. */
+interface BranchOrigin {
+  compiled: CompiledModel;
+  index: PopulationIndex;
+  inputs: ColumnStore;
+  overrides: Map<string, number>;
+  depth: number;
 }
 
 
@@ -39,17 +52,49 @@ function enumCodes(spec: VariableSpec): Map<string, number> {
 export class Simulation {
   readonly compiled: CompiledModel;
   readonly index: PopulationIndex;
-  private readonly inputs = new ColumnStore();
+  private readonly inputs: ColumnStore;
   private readonly computed = new ColumnStore();
   private readonly inProgress = new Set<string>();
+  /** Variables a branch fixes (value as stored) on every row and period; empty for a simulation itself. */
+  private readonly overrides: Map<string, number>;
+  private readonly depth: number;
+  private readonly branches = new Map<string, Simulation>();
 
   constructor(
     readonly model: CountryModel,
     readonly population: Population,
     options: SimulationOptions = {},
+    origin?: BranchOrigin,
   ) {
-    this.compiled = model.compiled(options.reform);
-    this.index = new PopulationIndex(population, model.personEntity().key);
+    this.compiled = origin?.compiled ?? model.compiled(options.reform);
+    this.index = origin?.index ?? new PopulationIndex(population, model.personEntity().key);
+    this.inputs = origin?.inputs ?? new ColumnStore();
+    this.overrides = origin?.overrides ?? new Map();
+    this.depth = origin?.depth ?? 0;
+  }
+
+  /**
+   * The branch of this simulation named by `key` (core/branches.ts): the same population and
+   * inputs, its own computed values, some variables fixed and possibly other rules. Kept while
+   * the inputs stay the same, so every formula asking for it shares its work.
+   */
+  branch(key: string): Simulation {
+    let b = this.branches.get(key);
+    if (!b) {
+      if (this.depth >= MAX_BRANCH_DEPTH) {
+        throw new EngineError(`branches nested ${MAX_BRANCH_DEPTH} deep: a branch whose formula asks for the same branch again never ends (${key})`);
+      }
+      const { source, spec } = this.compiled.branch(key);
+      b = new Simulation(this.model, this.population, {}, {
+        compiled: source,
+        index: this.index,
+        inputs: this.inputs,
+        overrides: mergeOverrides(this.overrides, spec.set),
+        depth: this.depth + 1,
+      });
+      this.branches.set(key, b);
+    }
+    return b;
   }
 
   count(entity: string): number {
@@ -99,10 +144,12 @@ export class Simulation {
    * not copied: do not change it while the simulation is in use.
    */
   setInput(name: string, period: string, values: InputValues): void {
+    if (this.depth > 0) throw new EngineError('inputs are set on a simulation, not on one of its branches');
     const spec = this.model.variable(name);
     const p = parsePeriod(period);
     const col = this.encode(name, values);
     this.computed.clear();
+    this.branches.clear();
     if (spec.period === 'eternity') this.inputs.set(name, 'eternity', col);
     else if (p.unit === 'eternity') throw new EngineError(`${name} is a ${spec.period} variable: give a ${spec.period}, not eternity`);
     else if (spec.period === 'year') this.inputs.set(name, String(p.year), col);
@@ -131,10 +178,18 @@ export class Simulation {
 
   private exact(spec: VariableSpec, period: string): Column {
     const name = spec.name;
-    const given = this.inputs.get(name, period);
-    if (given) return given;
+    const fixed = this.overrides.get(name);
+    if (fixed === undefined) {
+      const given = this.inputs.get(name, period);
+      if (given) return given;
+    }
     const done = this.computed.get(name, period);
     if (done) return done;
+    if (fixed !== undefined) {
+      const col = new COLUMN_TYPES[outputArrayType(spec)](this.count(spec.entity)).fill(fixed);
+      this.computed.set(name, period, col);
+      return col;
+    }
     const key = `${name}@${period}`;
     if (this.inProgress.has(key)) {
       const stack = [...this.inProgress];
@@ -152,7 +207,10 @@ export class Simulation {
       try {
         const deps = kernel.deps;
         const cols: Column[] = new Array(deps.length);
-        for (let i = 0; i < deps.length; i++) cols[i] = this.calculate(deps[i].name, deps[i].period);
+        for (let i = 0; i < deps.length; i++) {
+          const d = deps[i];
+          cols[i] = d.branch ? this.branch(d.branch).calculate(d.name, d.period) : this.calculate(d.name, d.period);
+        }
         col = kernel.run(cols, this.index);
       } finally {
         this.inProgress.delete(key);

@@ -10,6 +10,7 @@ import { parse } from './parser';
 import { Node } from './syntax';
 import { formatPeriod, parsePeriod } from '../periods';
 import { strings } from '../strings';
+import { branchKey } from '../branches';
 
 const MONTHLY = new Set(['sum_months', 'any_month', 'all_months', 'count_months']);
 
@@ -32,6 +33,8 @@ export function compileCall(c: ExprCompiler, b: KernelBuilder, env: CompileEnv, 
       arity(1);
       return c.compile(parse(listSum(c, env, args[0], scope)), scope);
     }
+    case 'branch':
+      return branch(c, env, args, scope);
     case 'name': {
       arity(1);
       const x = c.toRow(c.scalar(args[0], scope), scope);
@@ -124,4 +127,45 @@ function listSum(c: ExprCompiler, env: CompileEnv, arg: MathNode, scope: Scope):
   }
   const terms = [...direct, ...[...byMember.values()].map((names) => `sum(${names.join(' + ')})`)];
   return terms.length ? terms.join(' + ') : '0';
+}
+
+/** branch(VAR, NAME = VALUE, ..., rules = "SET"): VAR from the branch where those hold. */
+function branch(c: ExprCompiler, env: CompileEnv, args: MathNode[], scope: Scope): IR {
+  if (args.length < 2) throw new CompileError('branch(VAR, NAME = VALUE, ..., rules = "SET") needs at least one change');
+  const target = variableName(args[0], env, 'branch');
+  let rules: string | null = null;
+  const set: [string, number][] = [];
+  for (const a of args.slice(1)) {
+    const n = a as unknown as Node;
+    if (n.type !== 'AssignmentNode') throw new CompileError(`branch(): write each change as NAME = VALUE ("${a.toString()}" is not)`);
+    const name = (n.object as Node).name as string;
+    const value = c.scalar(n.value as MathNode, scope);
+    if (value.k !== 'const') throw new CompileError(`branch(): the value of ${name} must be a constant`);
+    if (name === 'rules') {
+      if (typeof value.v !== 'string' || !env.hasRuleSet(value.v)) throw new CompileError(`branch(): rules = ${JSON.stringify(value.v)} is not "baseline" or a rule set of the country`);
+      rules = value.v;
+      continue;
+    }
+    const spec = env.variables.get(name);
+    if (!spec) throw new CompileError(`branch(): unknown variable "${name}"`);
+    if (set.some(([k]) => k === name)) throw new CompileError(`branch(): ${name} is set twice`);
+    set.push([name, storedValue(name, spec.type, spec.possible_values, value.v)]);
+  }
+  return c.variable(target, env.period, scope, branchKey({ rules, set }));
+}
+
+/** A constant as a column of the variable stores it. */
+function storedValue(name: string, type: string, values: string[] | undefined, v: number | boolean | string): number {
+  if (type === 'enum') {
+    const code = typeof v === 'string' ? values!.indexOf(v) : -1;
+    if (code < 0) throw new CompileError(`branch(): ${JSON.stringify(v)} is not a value of ${name} (${values!.join(', ')})`);
+    return code;
+  }
+  if (type === 'string') {
+    if (typeof v !== 'string') throw new CompileError(`branch(): ${name} is a string variable: give a text`);
+    return strings.code(v);
+  }
+  if (typeof v === 'string') throw new CompileError(`branch(): ${name} is a ${type} variable: give a ${type === 'bool' ? 'true or false' : 'number'}`);
+  if (type === 'bool') return v ? 1 : 0;
+  return type === 'int' ? Number(v) | 0 : Number(v);
 }

@@ -22,6 +22,8 @@ export interface CompileEnv {
   /** A parameter's value at another instant ("YYYY-MM-DD"). */
   paramAt(path: string, instant: string): ValueAt;
   hasParamRoot(name: string): boolean;
+  /** Whether `branch(..., rules = name)` names baseline or a rule set of the country. */
+  hasRuleSet(name: string): boolean;
   period: string;
   aliases: Record<string, string>;
   /** The environment of the same model at another period (aliases are not carried over). */
@@ -194,12 +196,19 @@ export class ExprCompiler {
     return this.env.period;
   }
 
-  /** A variable read at `period` from `scope` (projected from a containing group when needed). */
-  variable(name: string, period: string, scope: Scope): ConstIR | RowIR {
+  /**
+   * A variable read at `period` from `scope` (projected from a containing group when needed),
+   * from a branch of the simulation when `branch` is its key.
+   */
+  variable(name: string, period: string, scope: Scope, branch?: string): ConstIR | RowIR {
     const spec = this.env.variables.get(name)!;
     const p = spec.period === 'eternity' ? 'eternity' : period;
     const t: ScalarType = spec.type === 'bool' ? 'bool' : spec.type === 'enum' ? 'enum' : spec.type === 'string' ? 'str' : 'num';
     const enumInfo = spec.type === 'enum' ? { variable: name, values: spec.possible_values! } : undefined;
+    if (branch) {
+      const col = this.b.dep(name, p, branch);
+      return { k: 'row', code: this.project(col, spec.entity, scope, name), entity: scope.entity, t, enumInfo };
+    }
     if (this.fusion) {
       const key = `${name}@${p}`;
       const c = this.fusion.constants.get(key);
