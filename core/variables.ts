@@ -19,7 +19,8 @@ const variableSchema = {
     documentation: { type: 'string' },
     reference: {},
     default: { type: ['number', 'boolean', 'string'] },
-    possible_values: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[A-Za-z0-9_]+$' } },
+    // Letters of any script: PolicyEngine's county names keep their accents (DOÑA_ANA_COUNTY_NM).
+    possible_values: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[\\p{L}\\p{N}_]+$' } },
     defined_for: { type: 'string', pattern: '^[a-z_][a-z0-9_]*$' },
     formula: {
       oneOf: [
@@ -34,7 +35,7 @@ const variableSchema = {
   },
 } as const;
 
-const validateVariable = new Ajv({ allErrors: false, allowUnionTypes: true }).compile(variableSchema);
+const validateVariable = new Ajv({ allErrors: false, allowUnionTypes: true, unicodeRegExp: true }).compile(variableSchema);
 
 function describeAjvError(e: { instancePath: string; message?: string; params?: Record<string, unknown> }): string {
   const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';

@@ -1,5 +1,6 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { ParameterError } from './types';
+import { derivedSchema } from './derived';
 
 /**
  * JSON Schemas for parameter files. Files are classified first (leaf, scale, node, index), then the
@@ -176,6 +177,13 @@ export const nodeFileSchema = {
   additionalProperties: { type: 'object', not: { type: 'array' } },
 };
 
+export const derivedFileSchema = {
+  type: 'object',
+  required: ['derived'],
+  additionalProperties: false,
+  properties: { ...common, reference: {}, derived: derivedSchema },
+};
+
 export const indexFileSchema = {
   type: ['object', 'null'],
   additionalProperties: false,
@@ -196,13 +204,14 @@ ajv.addSchema(metadataSchema);
 ajv.addSchema(numberLeafSchema);
 ajv.addSchema(amountLeafSchema);
 
-export type SchemaName = 'leaf' | 'scale' | 'node' | 'index';
+export type SchemaName = 'leaf' | 'scale' | 'node' | 'index' | 'derived';
 
 const validators: Record<SchemaName, ValidateFunction> = {
   leaf: ajv.compile(leafFileSchema),
   scale: ajv.compile(scaleFileSchema),
   node: ajv.compile(nodeFileSchema),
   index: ajv.compile(indexFileSchema),
+  derived: ajv.compile(derivedFileSchema),
 };
 
 /** "/values/2021-04-06" -> ".values.2021-04-06"; bracket items become "[i]". */

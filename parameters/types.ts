@@ -1,3 +1,4 @@
+import type { Derivation, TableDerivation } from './derived';
 /**
  * Parameter trees in the PolicyEngine/OpenFisca YAML format, and their values at an instant.
  * Instants are ISO dates "YYYY-MM-DD" (string comparison orders them).
@@ -44,6 +45,8 @@ export interface ParameterLeaf {
   values: DatedValue[];
   metadata: ParameterMetadata;
   file: string;
+  /** A series computed from other parameters when the tree is read (parameters/derived.ts). */
+  derived?: Derivation;
 }
 
 export interface ScaleBracket {
@@ -72,6 +75,8 @@ export interface ParameterNode {
   children: Record<string, Parameter>;
   metadata: ParameterMetadata;
   file: string;
+  /** A node of table-derived leaves, expanded by breakdown when the tree is finished. */
+  derivedTable?: TableDerivation;
 }
 
 export type Parameter = ParameterLeaf | ParameterScale | ParameterNode;

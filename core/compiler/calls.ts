@@ -35,6 +35,18 @@ export function compileCall(c: ExprCompiler, b: KernelBuilder, env: CompileEnv, 
     }
     case 'branch':
       return branch(c, env, args, scope);
+    case 'substr': {
+      arity(3);
+      const x = c.toRow(c.scalar(args[0], scope), scope);
+      if (x.t !== 'str') throw new CompileError(`substr() takes a string first, got "${args[0].toString()}"`);
+      const [start, length] = args.slice(1).map((a) => {
+        const ir = c.scalar(a, scope);
+        if (ir.k !== 'const' || typeof ir.v !== 'number' || !Number.isInteger(ir.v) || ir.v < 0) throw new CompileError(`substr(): "${a.toString()}" must be a constant whole number`);
+        return ir.v;
+      });
+      // Results are cached by input code: a column has few distinct texts.
+      return { k: 'row', code: `H.substr(${b.constant(new Map<number, number>())}, ${x.code}, ${start}, ${length})`, entity: x.entity, t: 'str' };
+    }
     case 'name': {
       arity(1);
       const x = c.toRow(c.scalar(args[0], scope), scope);

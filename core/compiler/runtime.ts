@@ -1,3 +1,4 @@
+import { strings } from '../strings';
 /**
  * Helpers called from generated kernels. They are monomorphic and small so V8 inlines them.
  * Scale semantics follow OpenFisca's tax scales.
@@ -47,6 +48,16 @@ export function strIndex(table: Int32Array, code: number, path: string): number 
   const k = code < table.length ? table[code] : -1;
   if (k < 0) throw new Error(`parameter ${path} has no key for this value (a text that is not one of its keys)`);
   return k;
+}
+
+/** The code of part of a text (`length` characters from `start`), memoised per call site. */
+export function substr(memo: Map<number, number>, code: number, start: number, length: number): number {
+  let out = memo.get(code);
+  if (out === undefined) {
+    out = strings.code(strings.text(code).substr(start, length));
+    memo.set(code, out);
+  }
+  return out;
 }
 
 /** Sum of the amounts of every bracket whose threshold x exceeds (marginal-amount scales). */
@@ -167,5 +178,5 @@ function rankRuns(key: Float64Array, cond: Uint8Array | null, group: Int32Array,
   return out;
 }
 
-export const runtime = { marginal, bracket, lookup, lookupRight, strIndex, stepsum, average, round, mod, clampIndex, rank };
+export const runtime = { marginal, bracket, lookup, lookupRight, strIndex, substr, stepsum, average, round, mod, clampIndex, rank };
 export type Runtime = typeof runtime;

@@ -117,11 +117,13 @@ describe('core: strings in formulas', () => {
   const m = miniModel({
     county_fips: person('string', undefined, { default: 'UNKNOWN' }),
     state: person('enum', undefined, { possible_values: ['CA', 'NY'], default: 'CA' }),
+    county: person('enum', undefined, { possible_values: ['LOS_ANGELES_COUNTY_CA', 'DOÑA_ANA_COUNTY_NM'] }),
     state_str: person('string', 'name(state)'),
     is_la: person('bool', 'county_fips == "06037"'),
     listed: person('bool', 'isin(county_fips, gov.counties)'),
     picked: person('string', 'is_la ? "LA" : county_fips'),
     rate: person('float', 'gov.rate[state_str]'),
+    prefix: person('string', 'substr(county_fips, 0, 2)'),
   }, {
     gov: {
       counties: values({ '2000-01-01': ['06037', '36061'] }),
@@ -138,6 +140,7 @@ describe('core: strings in formulas', () => {
     expect(s.decode('picked', s.calculate('picked', '2024'))).to.deep.equal(['LA', '36061', '99999']);
     expect(s.decode('state_str', s.calculate('state_str', '2024'))).to.deep.equal(['CA', 'NY', 'NY']);
     expect(Array.from(s.calculate('rate', '2024'))).to.deep.equal([0.1, 0.2, 0.2]);
+    expect(s.decode('prefix', s.calculate('prefix', '2024'))).to.deep.equal(['06', '36', '99']);
     const fresh = sim(m, ['a']);
     expect(fresh.decode('county_fips', fresh.calculate('county_fips', '2024'))).to.deep.equal(['UNKNOWN']);
   });
