@@ -246,16 +246,18 @@ function quantileOf(sorted: Float64Array, q: number, factor: number): number {
 
 /**
  * Which data year and factor each year of a table derivation reads: the year itself when the table
- * has it, else the latest data year moved by the index; while the freeze switch is on, the year the
- * current freeze began.
+ * has it, else the latest data year moved by the index; while the freeze switch is on, the last year
+ * before the freeze.
  */
 function yearSources(spec: TableDerivation, table: Table, src: DerivationSource): { year: number; data: number; factor: number; quantile: number }[] {
   const latest = table.years[table.years.length - 1];
   const frozen = (y: number) => !!spec.freeze && !!src.at(spec.freeze, instant(y, spec.date));
   const out = [];
   for (let y = spec.from; y <= spec.to; y++) {
+    // A freeze keeps the amounts last determined before it (the law's wording: the allowance
+    // "determined ... on 31 January 2024" continues); at `from`, the first year's own value.
     let s = y;
-    if (frozen(y)) while (s > spec.from && frozen(s - 1)) s--;
+    while (s > spec.from && frozen(s)) s--;
     const data = table.years.includes(s) ? s : latest;
     const factor = data === s || !spec.index ? 1 : num(src.at(spec.index, instant(s, spec.index_date)), spec.index) / num(src.at(spec.index, instant(data, spec.index_date)), spec.index);
     out.push({ year: y, data, factor, quantile: num(src.at(spec.quantile, instant(y, spec.date)), spec.quantile) });
