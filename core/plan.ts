@@ -108,7 +108,18 @@ export function buildPlan(
 
   // 1. Which exact columns are inputs, constants or formulas, visiting dependencies first so each
   //    kernel is compiled knowing which of its reads are constant.
+  // A branch that changes nothing (the baseline law in a baseline plan) is a plain read.
+  const identity = new Map<string, boolean>();
+  const isIdentity = (branch: string): boolean => {
+    let same = identity.get(branch);
+    if (same === undefined) {
+      const b = src.branch(branch);
+      identity.set(branch, (same = b.source === src && b.spec.set.length === 0));
+    }
+    return same;
+  };
   const visitRead = (name: string, p: string, branch?: string): void => {
+    if (branch && isIdentity(branch)) branch = undefined;
     if (branch) {
       const key = `${name}@${p}#${branch}`;
       if (!branchPlans.has(key)) {
@@ -169,7 +180,7 @@ export function buildPlan(
     const s = state.get(key)!;
     if (s.kind !== 'kernel') return;
     for (const d of s.probe.deps) {
-      if (d.branch) continue;
+      if (d.branch && !isIdentity(d.branch)) continue;
       const spec = src.variable(d.name);
       const r = resolveRead(spec, d.period);
       for (const ep of r.periods) {
@@ -218,7 +229,7 @@ export function buildPlan(
     } else {
       const touchesInline = s.probe.deps.some((d) => !d.branch && inline.has(`${d.name}@${d.period}`));
       const kernel = touchesInline ? src.fusedKernel(name, p, fusion) : s.probe;
-      const deps = kernel.deps.map((d) => (d.branch ? branchSlot(d.name, d.period, d.branch) : readSlot(d.name, d.period)));
+      const deps = kernel.deps.map((d) => (d.branch && !isIdentity(d.branch) ? branchSlot(d.name, d.period, d.branch) : readSlot(d.name, d.period)));
       slot = slotCount++;
       steps.push({ kind: 'kernel', kernel, deps, slot, release: [] });
       kernels++;

@@ -85,6 +85,8 @@ export class Simulation {
         throw new EngineError(`branches nested ${MAX_BRANCH_DEPTH} deep: a branch whose formula asks for the same branch again never ends (${key})`);
       }
       const { source, spec } = this.compiled.branch(key);
+      // The baseline law inside a baseline simulation, with nothing fixed: the simulation itself.
+      if (source === this.compiled && spec.set.length === 0) return this;
       b = new Simulation(this.model, this.population, {}, {
         compiled: source,
         index: this.index,

@@ -197,9 +197,9 @@ function readTable(spec: TableDerivation): Table {
   const cached = tables.get(key);
   if (cached) return cached;
   const bytes = fs.readFileSync(spec.table);
-  const text = spec.table.endsWith('.gz') ? zlib.gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
-  const lines = text.split(/\r?\n/);
-  const header = lines[0].split(',');
+  const text = spec.table.endsWith('.gz') ? zlib.gunzipSync(bytes).toString('latin1') : bytes.toString('latin1');
+  const headerEnd = text.indexOf('\n');
+  const header = text.slice(0, headerEnd).replace(/\r$/, '').split(',');
   const col = (name: string) => {
     const i = header.indexOf(name);
     if (i < 0) throw new ParameterError(`${spec.table}: no column "${name}" (columns: ${header.join(', ')})`);
@@ -208,25 +208,52 @@ function readTable(spec: TableDerivation): Table {
   const vi = col(spec.value);
   const yi = col(spec.year);
   const bi = spec.by.map(col);
-  const lists = new Map<string, Map<number, number[]>>();
+  // One pass over the text without splitting it into lines or cells: only the value, the year and
+  // the group columns are cut out, and a row of the same group as the previous one (the common case
+  // in a sorted table) reuses its list. Rows of a group and year are sorted once at the end.
+  const lists = new Map<string, number[]>();
   const years = new Set<number>();
-  for (let r = 1; r < lines.length; r++) {
-    if (!lines[r]) continue;
-    const cells = lines[r].split(',');
-    const group = bi.map((i) => cells[i]).join('|');
-    const year = Number(cells[yi]);
-    years.add(year);
-    let byYear = lists.get(group);
-    if (!byYear) lists.set(group, (byYear = new Map()));
-    let list = byYear.get(year);
-    if (!list) byYear.set(year, (list = []));
-    list.push(Number(cells[vi]));
+  const starts = new Int32Array(header.length + 1);
+  let lastKey = '';
+  let last: number[] = [];
+  let pos = headerEnd + 1;
+  const n = text.length;
+  while (pos < n) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = n;
+    const lineEnd = end > pos && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    if (lineEnd > pos) {
+      starts[0] = pos;
+      let at = pos;
+      for (let c = 1; c < header.length; c++) {
+        const comma = text.indexOf(',', at);
+        at = comma < 0 || comma > lineEnd ? lineEnd : comma + 1;
+        starts[c] = at;
+      }
+      starts[header.length] = lineEnd + 1;
+      const cell = (i: number) => text.slice(starts[i], starts[i + 1] - 1);
+      let key = cell(yi);
+      for (const i of bi) key += `|${cell(i)}`;
+      if (key !== lastKey) {
+        let list = lists.get(key);
+        if (!list) {
+          lists.set(key, (list = []));
+          years.add(Number(cell(yi)));
+        }
+        last = list;
+        lastKey = key;
+      }
+      last.push(+cell(vi));
+    }
+    pos = end + 1;
   }
   const groups = new Map<string, Map<number, Float64Array>>();
-  for (const [group, byYear] of lists) {
-    const sorted = new Map<number, Float64Array>();
-    for (const [year, list] of byYear) sorted.set(year, Float64Array.from(list).sort());
-    groups.set(group, sorted);
+  for (const [key, list] of lists) {
+    const cut = key.indexOf('|');
+    const name = key.slice(cut + 1);
+    let byYear = groups.get(name);
+    if (!byYear) groups.set(name, (byYear = new Map()));
+    byYear.set(Number(key.slice(0, cut)), Float64Array.from(list).sort());
   }
   const table = { groups, years: [...years].sort((a, b) => a - b) };
   tables.set(key, table);

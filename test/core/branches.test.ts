@@ -108,6 +108,17 @@ describe('core: branches under other rules', () => {
     expect(Array.from(s.calculate('credit', '2021'))).to.deep.equal([235]);
     expect(Array.from(s.calculate('credit_2021_law_of_2020', '2021'))).to.deep.equal([85]);
     expect(Array.from(s.calculate('credit_baseline', '2021'))).to.deep.equal([232]);
+    const planned = new Simulation(model, buildPopulation(model, ['a'], {}), { reform: { 'gov.other': { '2020-01-01.2030-12-31': 10 } } }).computeReleasing(['credit', 'credit_baseline'], '2021', { chunkPeople: 0 });
+    expect(Array.from(planned.get('credit_baseline')!)).to.deep.equal([232]);
+    expect(Array.from(planned.get('credit')!)).to.deep.equal([235]);
+  });
+
+  it('reads the baseline law in a baseline simulation as the simulation itself', () => {
+    const s = sim(model, ['a']);
+    expect(s.branch(JSON.stringify({ rules: 'baseline', set: [] }))).to.equal(s);
+    expect(Array.from(s.calculate('credit_baseline', '2021'))).to.deep.equal([232]);
+    const planned = sim(model, ['a']).computeReleasing(['credit_baseline'], '2021', { chunkPeople: 0 });
+    expect(Array.from(planned.get('credit_baseline')!)).to.deep.equal([232]);
   });
 
   it('refuses a rule set that pins a parameter that does not exist', () => {
