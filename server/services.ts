@@ -45,7 +45,7 @@ export async function startServices(options: ServiceOptions): Promise<Services> 
   const config = options.storage ?? storageConfigFrom(env);
   const storage = await openStorage(config, { migrate: !options.skipMigrations });
   const storageDir = options.storageDir ?? storageDirFrom(env);
-  const modules = options.modules ?? loadDataModules();
+  const modules = options.modules ?? loadDataModules(env);
   const log = options.log;
   const seeded = seedCatalogue(options.registry, storage.catalogue, log).then(
     (r) => (r.added.length > 0 ? log(`microsim: catalogue: added ${r.added.join(', ')}`) : undefined),

@@ -57,14 +57,18 @@ export interface DataModules {
   simulation?: SimulationModule;
 }
 
-/** Binds the modules that exist in this build (compiled next to this file's folder). */
-export function loadDataModules(): DataModules {
-  return { datasets: load<DatasetsModule>('datasets', 'readDataset'), simulation: load<SimulationModule>('simulation', 'runSimulation') };
+/**
+ * Binds the modules that exist in this build (compiled next to this file's folder).
+ * `FISCUS_SIMULATION_MODULE` names another module with the simulation interface: the worker-process
+ * tests use it to run a runner they control in real `fiscus worker` processes.
+ */
+export function loadDataModules(env: NodeJS.ProcessEnv = process.env): DataModules {
+  const simulationDir = env.FISCUS_SIMULATION_MODULE ? path.resolve(env.FISCUS_SIMULATION_MODULE) : path.join(__dirname, '..', 'simulation');
+  return { datasets: load<DatasetsModule>(path.join(__dirname, '..', 'datasets'), 'readDataset'), simulation: load<SimulationModule>(simulationDir, 'runSimulation') };
 }
 
-function load<T>(folder: string, probe: string): T | undefined {
-  const dir = path.join(__dirname, '..', folder);
-  if (!fs.existsSync(path.join(dir, 'index.js'))) return undefined;
+function load<T>(dir: string, probe: string): T | undefined {
+  if (!fs.existsSync(dir.endsWith('.js') ? dir : path.join(dir, 'index.js'))) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(dir) as Record<string, unknown>;
   return typeof mod[probe] === 'function' ? (mod as T) : undefined;
