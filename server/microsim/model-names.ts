@@ -13,8 +13,7 @@ export function modelName(country: string): string {
 /** The country id a model name refers to, or undefined when the name has no recognisable form. */
 export function countryOfModelName(name: string): string | undefined {
   const text = name.trim().toLowerCase();
-  if (/^[a-z]{2,3}$/.test(text)) return text;
-  const m = /^([a-z]+)[-_]([a-z]{2,3})$/.exec(text);
+  const m = /^([a-z]+)[-_]([a-z][a-z0-9_]{0,31})$/.exec(text);
   if (m && PREFIXES.includes(m[1])) return m[2];
-  return undefined;
+  return /^[a-z][a-z0-9_]{0,31}$/.test(text) && !PREFIXES.includes(text) ? text : undefined;
 }
