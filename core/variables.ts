@@ -75,10 +75,9 @@ export function validateSpec(name: string, raw: unknown, file: string): Variable
   return spec;
 }
 
-/** Read every `*.yaml` under a folder (recursively) as a map of variable name -> spec. */
-export function loadVariables(folder: string): Map<string, VariableSpec> {
+/** Read every `*.yaml` under the folders (recursively) as one map of variable name -> spec. */
+export function loadVariables(folders: string | string[]): Map<string, VariableSpec> {
   const out = new Map<string, VariableSpec>();
-  if (!fs.existsSync(folder)) return out;
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -87,7 +86,7 @@ export function loadVariables(folder: string): Map<string, VariableSpec> {
       else if (/\.ya?ml$/.test(entry.name)) files.push(p);
     }
   };
-  walk(folder);
+  for (const folder of typeof folders === 'string' ? [folders] : folders) if (fs.existsSync(folder)) walk(folder);
   for (const file of files) {
     const doc = readYaml(file);
     if (doc === null || doc === undefined) continue;

@@ -9,8 +9,8 @@ import { ParameterError } from './types';
 
 /** Metadata keys found in real PolicyEngine parameter files. Anything else is a typo and an error. */
 export const KNOWN_METADATA_KEYS: readonly string[] = [
-  'unit', 'label', 'description', 'documentation', 'reference', 'period', 'name', 'type',
-  'breakdown', 'breakdown_labels', 'uprating', 'propagate_metadata_to_children', 'economy', 'household',
+  'unit', 'label', 'description', 'documentation', 'reference', 'references', 'period', 'name', 'type',
+  'breakdown', 'breakdowns', 'breakdown_label', 'breakdown_labels', 'uprating', 'propagate_metadata_to_children', 'economy', 'household',
   'threshold_unit', 'rate_unit', 'amount_unit', 'base_unit', 'average_rate_unit',
   'threshold_period', 'amount_period', 'rate_period', 'tests',
   'uprate_thresholds', 'threshold_uprating', 'threshold', 'rate', 'amount', 'base', 'average_rate',
@@ -18,7 +18,7 @@ export const KNOWN_METADATA_KEYS: readonly string[] = [
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 const number = { finiteOrInfiniteNumber: true };
-const scalarValue = { anyOf: [number, { type: ['boolean', 'string', 'null'] }, { type: 'array', items: { type: 'string' } }] };
+const scalarValue = { anyOf: [number, { type: ['boolean', 'string', 'null'] }, { type: 'array', items: { type: ['string', 'number'] } }] };
 
 const uprating = {
   anyOf: [
@@ -66,6 +66,7 @@ export const metadataSchema = {
     description: { type: 'string' },
     documentation: { type: 'string' },
     reference: {},
+    references: {},
     period: { type: 'string' },
     name: { type: 'string' },
     type: { enum: ['marginal_rate', 'single_amount', 'marginal_amount', 'average_rate'] },
@@ -75,6 +76,14 @@ export const metadataSchema = {
         { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] } },
       ],
     },
+    // Found in PolicyEngine's files and ignored by policyengine-core: accepted as notes.
+    breakdowns: {
+      anyOf: [
+        { type: 'string' },
+        { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] } },
+      ],
+    },
+    breakdown_label: { anyOf: [{ type: 'string' }, { type: 'array' }] },
     breakdown_labels: { type: 'array' },
     uprating: upratingRef,
     propagate_metadata_to_children: { type: 'boolean' },

@@ -29,6 +29,19 @@ export interface LoadOptions {
 /** `[path, leaf]`: a series and its dotted path (bracket components as `scale[i].rate`). */
 export type LeafEntry = [string, ParameterLeaf];
 
+/** Merge `from` into `into` (both nodes at the same path). */
+function mergeNodes(into: ParameterNode, from: ParameterNode): void {
+  for (const [key, child] of Object.entries(from.children)) {
+    const mine = into.children[key];
+    if (mine === undefined) into.children[key] = child;
+    else if (mine.kind === 'node' && child.kind === 'node') mergeNodes(mine, child);
+    else throw new ParameterError(`${child.file}: ${child.path} is also defined by ${mine.file}`, child.file, child.path);
+  }
+  for (const [key, value] of Object.entries(from.metadata)) {
+    if (into.metadata[key] === undefined) into.metadata[key] = value;
+  }
+}
+
 function canonical(x: unknown): string {
   if (Array.isArray(x)) return `[${x.map(canonical).join(',')}]`;
   if (typeof x === 'object' && x !== null) {
@@ -57,6 +70,23 @@ export class ParameterTree {
       throw new ParameterError(`${folder}: parameter folder not found`, folder);
     }
     return ParameterTree.finish(loadDirectory(folder, ''), options);
+  }
+
+  /**
+   * Several parameter folders as one tree (a country and its modules): each folder holds full
+   * paths from the root; nodes present in more than one folder are merged, and a parameter
+   * defined twice is an error naming both files.
+   */
+  static loadFolders(folders: string[], options: LoadOptions = {}): ParameterTree {
+    for (const folder of folders) {
+      if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+        throw new ParameterError(`${folder}: parameter folder not found`, folder);
+      }
+    }
+    if (folders.length === 0) return ParameterTree.finish({ kind: 'node', path: '', children: {}, metadata: {}, file: '' }, options);
+    const [first, ...rest] = folders.map((f) => loadDirectory(f, ''));
+    for (const other of rest) mergeNodes(first, other);
+    return ParameterTree.finish(first, options);
   }
 
   /**

@@ -5,7 +5,7 @@
 
 export type ScalarValue = number | boolean | string;
 /** A leaf value: a scalar, a list (e.g. a list of variable names for `adds`), or null (the series ends). */
-export type ParameterValue = ScalarValue | string[] | null;
+export type ParameterValue = ScalarValue | (string | number)[] | null;
 
 export interface DatedValue {
   /** First day the value applies, "YYYY-MM-DD". */

@@ -32,6 +32,23 @@ export function lookup(t: Float64Array, v: Float64Array, x: number): number {
   return k < 0 ? 0 : v[k];
 }
 
+/** lookup() with right-closed brackets: a value equal to a threshold stays in the bracket below. */
+export function lookupRight(t: Float64Array, v: Float64Array, x: number): number {
+  let k = -1;
+  for (let j = 0; j < t.length; j++) {
+    if (t[j] < x) k = j;
+    else break;
+  }
+  return k < 0 ? 0 : v[k];
+}
+
+/** The position of a string code among a parameter's keys (a table built when the kernel was compiled). */
+export function strIndex(table: Int32Array, code: number, path: string): number {
+  const k = code < table.length ? table[code] : -1;
+  if (k < 0) throw new Error(`parameter ${path} has no key for this value (a text that is not one of its keys)`);
+  return k;
+}
+
 /** Sum of the amounts of every bracket whose threshold x exceeds (marginal-amount scales). */
 export function stepsum(t: Float64Array, a: Float64Array, x: number): number {
   let s = 0;
@@ -150,5 +167,5 @@ function rankRuns(key: Float64Array, cond: Uint8Array | null, group: Int32Array,
   return out;
 }
 
-export const runtime = { marginal, bracket, lookup, stepsum, average, round, mod, clampIndex, rank };
+export const runtime = { marginal, bracket, lookup, lookupRight, strIndex, stepsum, average, round, mod, clampIndex, rank };
 export type Runtime = typeof runtime;
