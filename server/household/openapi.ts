@@ -1,7 +1,12 @@
-/** The OpenAPI document of the household API, built from the schemas that validate requests. */
+/** The household API's part of the OpenAPI document, built from the schemas that validate requests. */
 import * as schemas from './schema';
 
-export function openApiDocument(options: { version: string; countries: string[]; auth: boolean; tokenEndpoint: boolean }): Record<string, unknown> {
+export interface ApiPart {
+  paths: Record<string, unknown>;
+  schemas: Record<string, unknown>;
+}
+
+export function householdApi(options: { countries: string[]; auth: boolean; tokenEndpoint: boolean }): ApiPart {
   const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } });
   const error = (description: string) => json({ $ref: '#/components/schemas/Error' }, description);
   const oauthError = (description: string) => json({ $ref: '#/components/schemas/OAuthError' }, description);
@@ -43,23 +48,18 @@ export function openApiDocument(options: { version: string; countries: string[];
     };
   }
   return {
-    openapi: '3.1.0',
-    info: { title: 'Fiscus household calculation API', version: options.version, description: 'Tax-benefit calculations for one household, compatible with PolicyEngine household API payloads.' },
     paths,
-    components: {
-      schemas: {
-        CalculateRequest: schemas.calculateRequestSchema,
-        CalculateResponse: schemas.calculateResponseSchema,
-        Household: schemas.householdSchema,
-        Policy: schemas.policySchema,
-        Axis: schemas.axisSchema,
-        Error: schemas.errorResponseSchema,
-        UnsupportedVersion: schemas.unsupportedVersionSchema,
-        TokenRequest: schemas.tokenRequestSchema,
-        TokenResponse: schemas.tokenResponseSchema,
-        OAuthError: schemas.oauthErrorSchema,
-      },
-      ...(options.auth ? { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } : {}),
+    schemas: {
+      CalculateRequest: schemas.calculateRequestSchema,
+      CalculateResponse: schemas.calculateResponseSchema,
+      Household: schemas.householdSchema,
+      Policy: schemas.policySchema,
+      Axis: schemas.axisSchema,
+      Error: schemas.errorResponseSchema,
+      UnsupportedVersion: schemas.unsupportedVersionSchema,
+      TokenRequest: schemas.tokenRequestSchema,
+      TokenResponse: schemas.tokenResponseSchema,
+      OAuthError: schemas.oauthErrorSchema,
     },
   };
 }
