@@ -28,6 +28,8 @@ export interface Plan {
   outputs: { name: string; slot: number }[];
   slotCount: number;
   stats: PlanStats;
+  /** Some step reads statistics of the whole population: the plan cannot run in chunks. */
+  global: boolean;
 }
 
 export interface PlanStats {
@@ -282,7 +284,8 @@ export function buildPlan(
 
   let constantCount = 0;
   for (const s of state.values()) if (s.kind === 'const') constantCount++;
-  return { inputs, steps, outputs, slotCount, stats: { kernels, inlined: inline.size, constants: constantCount } };
+  const global = steps.some((st) => (st.kind === 'kernel' && st.kernel.global) || (st.kind === 'branch' && st.plan.global));
+  return { inputs, steps, outputs, slotCount, stats: { kernels, inlined: inline.size, constants: constantCount }, global };
 }
 
 /**

@@ -11,6 +11,7 @@ import { Node } from './syntax';
 import { formatPeriod, parsePeriod } from '../periods';
 import { strings } from '../strings';
 import { branchKey } from '../branches';
+import { compilePopulationStat, POPULATION_FUNCTIONS } from './population-stats';
 
 const MONTHLY = new Set(['sum_months', 'any_month', 'all_months', 'count_months']);
 
@@ -55,6 +56,7 @@ export function compileCall(c: ExprCompiler, b: KernelBuilder, env: CompileEnv, 
       return { k: 'row', code: `${b.constant(table)}[${x.code}]`, entity: x.entity, t: 'str' };
     }
     default:
+      if (POPULATION_FUNCTIONS.has(name)) return compilePopulationStat(c, b, name, args, scope);
       if (MONTHLY.has(name)) {
         arity(1);
         return overMonths(c, env, name, args[0], scope);

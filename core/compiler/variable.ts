@@ -16,6 +16,8 @@ export interface Kernel {
   constant: number | null;
   /** Generated JavaScript (kept for debugging and `fiscus explain`). */
   source: string;
+  /** Reads statistics of the whole population: its values change if the rows are split. */
+  global: boolean;
   run(cols: Column[], pop: PopulationView): Column;
 }
 
@@ -40,6 +42,7 @@ function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: 
     deps: b.deps,
     constant: body.constant,
     source,
+    global: b.global,
     run: fn,
   };
 }
