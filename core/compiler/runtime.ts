@@ -60,6 +60,23 @@ export function substr(memo: Map<number, number>, code: number, start: number, l
   return out;
 }
 
+/** The code of texts joined end to end, memoised per call site by the codes joined. */
+export function concat(memo: Map<string, number>, codes: number[]): number {
+  const key = codes.join(',');
+  let out = memo.get(key);
+  if (out === undefined) {
+    out = strings.code(codes.map((c) => strings.text(c)).join(''));
+    memo.set(key, out);
+  }
+  return out;
+}
+
+/** The enum code of a text (a string code), or the default when the text is not one of the values. */
+export function enumOfText(table: Int32Array, code: number, fallback: number): number {
+  const k = code < table.length ? table[code] : -1;
+  return k < 0 ? fallback : k;
+}
+
 /** Row order of x ascending, ties in row order. */
 function ascending(x: Float64Array): Int32Array {
   const order = new Int32Array(x.length);
@@ -223,5 +240,5 @@ function rankRuns(key: Float64Array, cond: Uint8Array | null, group: Int32Array,
   return out;
 }
 
-export const runtime = { marginal, bracket, lookup, lookupRight, strIndex, substr, weightedQuantile, weightedRank, stepsum, average, round, mod, clampIndex, rank };
+export const runtime = { marginal, bracket, lookup, lookupRight, strIndex, substr, concat, enumOfText, weightedQuantile, weightedRank, stepsum, average, round, mod, clampIndex, rank };
 export type Runtime = typeof runtime;

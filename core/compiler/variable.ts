@@ -18,6 +18,8 @@ export interface Kernel {
   source: string;
   /** Reads statistics of the whole population: its values change if the rows are split. */
   global: boolean;
+  /** The constant tables the source refers to (K[i]): with the source, what the kernel computes. */
+  consts: readonly unknown[];
   run(cols: Column[], pop: PopulationView): Column;
 }
 
@@ -43,6 +45,7 @@ function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: 
     constant: body.constant,
     source,
     global: b.global,
+    consts: b.consts,
     run: fn,
   };
 }

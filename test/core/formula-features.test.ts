@@ -124,10 +124,14 @@ describe('core: strings in formulas', () => {
     picked: person('string', 'is_la ? "LA" : county_fips'),
     rate: person('float', 'gov.rate[state_str]'),
     prefix: person('string', 'substr(county_fips, 0, 2)'),
+    county_name: person('string'),
+    county_from_text: person('enum', 'concat(county_name, "_COUNTY_", state_str)', { possible_values: ['UNKNOWN', 'LOS_ANGELES_COUNTY_CA', 'KINGS_COUNTY_NY'], default: 'UNKNOWN' }),
+    region_name: person('string', 'gov.region_of[state]'),
   }, {
     gov: {
       counties: values({ '2000-01-01': ['06037', '36061'] }),
       rate: { CA: values({ '2000-01-01': 0.1 }), NY: values({ '2000-01-01': 0.2 }) },
+      region_of: { metadata: { breakdown: ['state'] }, CA: values({ '2000-01-01': 'WEST' }), NY: values({ '2000-01-01': 'NORTHEAST' }) },
     },
   });
 
@@ -141,6 +145,10 @@ describe('core: strings in formulas', () => {
     expect(s.decode('state_str', s.calculate('state_str', '2024'))).to.deep.equal(['CA', 'NY', 'NY']);
     expect(Array.from(s.calculate('rate', '2024'))).to.deep.equal([0.1, 0.2, 0.2]);
     expect(s.decode('prefix', s.calculate('prefix', '2024'))).to.deep.equal(['06', '36', '99']);
+    s.setInput('county_name', '2024', ['LOS_ANGELES', 'KINGS', 'NOWHERE']);
+    // A text that names no value gives the default.
+    expect(s.decode('county_from_text', s.calculate('county_from_text', '2024'))).to.deep.equal(['LOS_ANGELES_COUNTY_CA', 'KINGS_COUNTY_NY', 'UNKNOWN']);
+    expect(s.decode('region_name', s.calculate('region_name', '2024'))).to.deep.equal(['WEST', 'NORTHEAST', 'NORTHEAST']);
     const fresh = sim(m, ['a']);
     expect(fresh.decode('county_fips', fresh.calculate('county_fips', '2024'))).to.deep.equal(['UNKNOWN']);
   });
