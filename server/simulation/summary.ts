@@ -1,0 +1,138 @@
+/**
+ * The aggregates a completed simulation keeps (SimulationSummary): weighted totals of the
+ * household sums and of every programme, inequality and poverty. Weights are the dataset's
+ * household weights; a row of any entity takes the weight of its household, and people-based
+ * figures (inequality, poverty) weight each household by weight × people.
+ */
+import type { Column } from '../../core/types';
+import type { PreparedDataset } from './prepare';
+import { ascending, gini, topShare, weightedMedian } from './stats';
+import type { ReportSpec } from './targets';
+import type { InequalityFigures, PovertyFigure, ProgramTotal, SimulationSummary } from './types';
+
+export const AGE_GROUPS: { group: string; test: (age: number) => boolean }[] = [
+  { group: 'all', test: () => true },
+  { group: 'child', test: (a) => a < 18 },
+  { group: 'working_age', test: (a) => a >= 18 && a < 65 },
+  { group: 'senior', test: (a) => a >= 65 },
+];
+
+/** Household-level weights for people-based figures. */
+export function peopleWeights(prep: PreparedDataset): Float64Array {
+  const w = prep.microdata.weights;
+  return Float64Array.from(w, (x, h) => x * prep.size[h]);
+}
+
+export function programTotals(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>): ProgramTotal[] {
+  const w = prep.microdata.weights;
+  return spec.programmes.map((p) => {
+    const col = outputs[p.name];
+    const top = prep.topOf[p.entity];
+    let total = 0;
+    let count = 0;
+    for (let r = 0; r < col.length; r++) {
+      const wr = w[top[r]];
+      total += wr * col[r];
+      if (col[r] !== 0) count += wr;
+    }
+    return { name: p.name, label: p.label, entity: p.entity, is_tax: p.is_tax, total, count };
+  });
+}
+
+export function inequality(income: ArrayLike<number>, peopleW: Float64Array, order: Uint32Array = ascending(income)): InequalityFigures {
+  return { gini: gini(income, peopleW, order), top_10_share: topShare(income, peopleW, 0.1, order), top_1_share: topShare(income, peopleW, 0.01, order) };
+}
+
+/** Poverty headcounts by age group, from the model's indicators and from relative lines. */
+export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>, model: { variable(n: string): { entity: string } }): PovertyFigure[] {
+  const md = prep.microdata;
+  const person = md.person;
+  const hh = md.membership[md.top!];
+  const w = md.weights;
+  const age = outputs.age;
+  const out: PovertyFigure[] = [];
+  const tally = (measure: string, poor: (p: number) => boolean) => {
+    for (const g of AGE_GROUPS) {
+      let all = 0;
+      let count = 0;
+      for (let p = 0; p < hh.length; p++) {
+        if (age && !g.test(age[p])) continue;
+        const wp = w[hh[p]];
+        all += wp;
+        if (poor(p)) count += wp;
+      }
+      if (!age && g.group !== 'all') continue;
+      out.push({ measure, group: g.group, rate: all > 0 ? count / all : 0, count });
+    }
+  };
+  for (const ind of spec.poverty) {
+    const col = outputs[ind.variable];
+    const entity = model.variable(ind.variable).entity;
+    const link = entity === person ? null : md.membership[entity];
+    tally(ind.measure, (p) => col[link ? link[p] : p] !== 0);
+  }
+  const pw = peopleWeights(prep);
+  for (const rel of spec.relative) {
+    const income = outputs[rel.income];
+    const line = 0.6 * weightedMedian(income, pw);
+    tally(rel.measure, (p) => income[hh[p]] < line);
+  }
+  return out;
+}
+
+export function summarize(args: {
+  prep: PreparedDataset;
+  spec: ReportSpec;
+  outputs: Record<string, Column>;
+  model: { variable(n: string): { entity: string } };
+  country: string;
+  year: number;
+  region: string | null;
+  responded: boolean;
+  timings: Record<string, number>;
+}): SimulationSummary {
+  const { prep, spec, outputs } = args;
+  const w = prep.microdata.weights;
+  const pw = peopleWeights(prep);
+  const sum = (col: ArrayLike<number>) => {
+    let s = 0;
+    for (let h = 0; h < w.length; h++) s += w[h] * col[h];
+    return s;
+  };
+  let weightedPeople = 0;
+  let weightedHouseholds = 0;
+  for (let h = 0; h < w.length; h++) {
+    weightedHouseholds += w[h];
+    weightedPeople += pw[h];
+  }
+  let lsr: SimulationSummary['labour_supply_response'] = null;
+  const response = outputs.employment_income_behavioral_response;
+  if (args.responded && response) {
+    const hh = prep.microdata.membership[prep.microdata.top!];
+    let change = 0;
+    let people = 0;
+    for (let p = 0; p < response.length; p++) {
+      change += w[hh[p]] * response[p];
+      if (response[p] !== 0) people += w[hh[p]];
+    }
+    lsr = { employment_income_change: change, people_responding: people };
+  }
+  return {
+    country: args.country,
+    year: args.year,
+    region: args.region,
+    counts: { ...prep.microdata.counts },
+    weighted_households: weightedHouseholds,
+    weighted_people: weightedPeople,
+    income_measure: spec.incomeMeasure,
+    household_net_income: sum(outputs[spec.net]),
+    household_tax: sum(outputs[spec.tax]),
+    household_benefits: sum(outputs[spec.benefits]),
+    programs: programTotals(prep, spec, outputs),
+    inequality: inequality(outputs[spec.incomeMeasure], pw),
+    poverty: povertyFigures(prep, spec, outputs, args.model),
+    labour_supply_response: lsr,
+    unavailable: spec.unavailable,
+    timings: args.timings,
+  };
+}
