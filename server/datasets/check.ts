@@ -6,11 +6,16 @@
  */
 import type { CountryModel } from '../../core/model';
 import { columnMismatch } from './columns';
-import { isStructural, linkTables, outermostEntity } from './link';
+import { isStructural, linkTables, Links, outermostEntity } from './link';
 import { resolveUnassigned } from './read';
 import type { DatasetCheck, DatasetProblem, DatasetTables } from './types';
 
 export function checkDataset(input: DatasetTables, model: CountryModel): DatasetCheck {
+  return checkWithLinks(input, model).check;
+}
+
+/** The check, and the persons' links to their groups when the structure is sound (one pass for both). */
+export function checkWithLinks(input: DatasetTables, model: CountryModel): { check: DatasetCheck; links: Links | null; tables: DatasetTables } {
   const tables = resolveUnassigned(input, model);
   const errors: DatasetProblem[] = [];
   const warnings: DatasetProblem[] = [];
@@ -22,7 +27,7 @@ export function checkDataset(input: DatasetTables, model: CountryModel): Dataset
       warnings.push({ table: key, message: `${why}: ignored (${[...t.columns.keys()].join(', ')})` });
     }
   }
-  linkTables(tables, model, errors);
+  const links = linkTables(tables, model, errors);
   for (const e of model.country.entities) {
     const t = tables.tables.get(e.key);
     if (!t) continue;
@@ -48,7 +53,7 @@ export function checkDataset(input: DatasetTables, model: CountryModel): Dataset
     }
   }
   const weighted = checkWeights(tables, model, errors);
-  return { errors, warnings, counts, weighted_households: weighted };
+  return { check: { errors, warnings, counts, weighted_households: weighted }, links, tables };
 }
 
 /** Weights of the outermost group (`household_weight`): present, finite and non-negative. Returns their sum. */

@@ -47,17 +47,37 @@ export async function withFile<T>(file: string, mode: 'r' | 'w', fn: (f: H5File,
 /** The raw bytes of a whole dataset (a fresh copy, 8-byte aligned). */
 export function readRaw(ns: H5Namespace, ds: Dataset): Uint8Array {
   const md = ds.metadata;
-  const nbytes = md.size * md.total_size;
-  if (nbytes === 0) return new Uint8Array(0);
+  const out = new Uint8Array(md.size * md.total_size);
+  readInto(ns, ds, out);
+  return out;
+}
+
+/**
+ * Read a whole dataset's raw bytes into `target` (exactly its size). HDF5 can only write into the
+ * WebAssembly heap, so the bytes pass through a scratch block there, kept between calls so that
+ * reading many columns does not grow and shrink the heap each time.
+ */
+export function readInto(ns: H5Namespace, ds: Dataset, target: Uint8Array): void {
+  const nbytes = target.length;
+  if (nbytes === 0) return;
   const M = ns.Module;
-  const ptr = M._malloc(nbytes);
-  if (!ptr) throw new Error(`out of memory reading ${ds.path} (${nbytes} bytes)`);
-  try {
-    M.get_dataset_data(ds.file_id, ds.path, null, null, null, BigInt(ptr));
-    return M.HEAPU8.slice(ptr, ptr + nbytes);
-  } finally {
-    M._free(ptr);
+  if (scratch.bytes < nbytes) {
+    if (scratch.ptr) M._free(scratch.ptr);
+    scratch.ptr = M._malloc(nbytes);
+    scratch.bytes = scratch.ptr ? nbytes : 0;
+    if (!scratch.ptr) throw new Error(`out of memory reading ${ds.path} (${nbytes} bytes)`);
   }
+  if (M.get_dataset_data(ds.file_id, ds.path, null, null, null, BigInt(scratch.ptr)) < 0) throw new Error(`cannot read ${ds.path}`);
+  target.set(M.HEAPU8.subarray(scratch.ptr, scratch.ptr + nbytes));
+}
+
+const scratch = { ptr: 0, bytes: 0 };
+
+/** Give the scratch block back (after reading a file). */
+export function releaseScratch(ns: H5Namespace): void {
+  if (scratch.ptr) ns.Module._free(scratch.ptr);
+  scratch.ptr = 0;
+  scratch.bytes = 0;
 }
 
 /** Decode `rows` scalars of `t` found every `stride` bytes from `offset` in `bytes`. */
@@ -144,7 +164,7 @@ export function decodeFixedStrings(bytes: Uint8Array, size: number, rows: number
 }
 
 /** A 1-D dataset as a column (null when its type is not one a dataset column can have). */
-export function readColumn(ns: H5Namespace, ds: Dataset): DatasetColumn | null {
+export function readColumn(ns: H5Namespace, ds: Dataset, alloc?: (bytes: number) => Uint8Array): DatasetColumn | null {
   const md = ds.metadata;
   const shape = md.shape ?? [];
   if (shape.length !== 1) return null;
@@ -155,52 +175,58 @@ export function readColumn(ns: H5Namespace, ds: Dataset): DatasetColumn | null {
   }
   const t: ScalarType = { ...md };
   if (md.type === H5T.ENUM) t.base = { type: md.enum_type?.type ?? H5T.INTEGER, size: md.size, signed: md.signed, littleEndian: md.littleEndian, vlen: false };
-  if (md.type === H5T.FLOAT && md.size === 8 && md.littleEndian) {
+  if (VALUES_ATTRIBUTE in ds.attrs) {
+    const values = JSON.parse(String(ds.attrs[VALUES_ATTRIBUTE].value)) as string[];
     const raw = readRaw(ns, ds);
-    return new Float64Array(raw.buffer, raw.byteOffset, rows);
+    const codes = md.size === 4 ? new Int32Array(raw.buffer, raw.byteOffset, rows) : raw;
+    const out: string[] = new Array(rows);
+    for (let i = 0; i < rows; i++) out[i] = values[codes[i]];
+    return out;
+  }
+  // Our own layout's types need no decoding: views of the bytes read, where `alloc` says.
+  const direct = (md.type === H5T.FLOAT && md.size === 8 && md.littleEndian) || (md.type === H5T.INTEGER && md.size === 4 && md.signed && md.littleEndian) || (md.type === H5T.INTEGER && md.size === 1 && !md.signed);
+  if (direct) {
+    const raw = alloc ? alloc(md.size * rows) : new Uint8Array(md.size * rows);
+    readInto(ns, ds, raw);
+    if (md.size === 8) return new Float64Array(raw.buffer, raw.byteOffset, rows);
+    if (md.size === 4) return new Int32Array(raw.buffer, raw.byteOffset, rows);
+    return raw;
   }
   return decodeScalars(readRaw(ns, ds), t, rows, 0, md.size);
 }
 
-/** Write a column as a 1-D dataset: numbers as little-endian doubles or int32, booleans as uint8, text as fixed-length ASCII. */
-export function writeColumn(ns: H5Namespace, group: Group, name: string, col: DatasetColumn): void {
-  if (Array.isArray(col)) {
-    writeFixedStrings(ns, group, name, col);
-    return;
-  }
-  const dtype = col instanceof Float64Array ? '<d' : col instanceof Int32Array ? '<i' : '|u1';
-  group.create_dataset({ name, data: col, dtype });
-}
+/** Attribute naming the values of a text column stored as codes (Fiscus's layout). */
+export const VALUES_ATTRIBUTE = 'fiscus_values';
 
 /**
- * Text as fixed-length strings sized to the longest value plus its terminator. Encoded here,
- * once per distinct value, and handed to h5wasm's low-level create call: its own encoder runs a
- * TextEncoder per row.
+ * Write a column as a 1-D dataset: numbers as little-endian doubles or int32, booleans as uint8.
+ * Text is stored as codes (uint8, or int32 beyond 256 distinct values) into the list of its
+ * distinct values, kept as a JSON attribute: reading a million enum values back is then a copy,
+ * not a million string decodings.
  */
-function writeFixedStrings(ns: H5Namespace, group: Group, name: string, values: string[]): void {
-  const encoder = new TextEncoder();
-  const encoded = new Map<string, Uint8Array>();
-  let width = 1;
-  for (const v of values) {
-    if (!encoded.has(v)) {
-      const b = encoder.encode(v);
-      encoded.set(v, b);
-      if (b.length + 1 > width) width = b.length + 1;
+export function writeColumn(ns: H5Namespace, group: Group, name: string, col: DatasetColumn): void {
+  if (Array.isArray(col)) {
+    const index = new Map<string, number>();
+    const values: string[] = [];
+    const codes = new Int32Array(col.length);
+    let last: string | undefined;
+    let code = -1;
+    for (let i = 0; i < col.length; i++) {
+      if (col[i] !== last) {
+        last = col[i];
+        code = index.get(last) ?? -1;
+        if (code < 0) {
+          code = values.length;
+          values.push(last);
+          index.set(last, code);
+        }
+      }
+      codes[i] = code;
     }
+    const ds = values.length <= 256 ? group.create_dataset({ name, data: Uint8Array.from(codes), dtype: '<B' }) : group.create_dataset({ name, data: codes, dtype: '<i' });
+    ds.create_attribute(VALUES_ATTRIBUTE, JSON.stringify(values));
+    return;
   }
-  const bytes = new Uint8Array(values.length * width);
-  for (let i = 0; i < values.length; i++) bytes.set(encoded.get(values[i])!, i * width);
-  const M = ns.Module;
-  const metadata = ns.dtype_to_metadata(`A${width}`);
-  const shape = [BigInt(values.length)];
-  const ptr = M._malloc(Math.max(1, bytes.length));
-  try {
-    M.HEAPU8.set(bytes, ptr);
-    const status = M.create_dataset(group.file_id, `${group.path === '/' ? '' : group.path}/${name}`, BigInt(ptr), {
-      ...metadata, shape, maxshape: shape, chunks: null, compression: 0, compression_opts: [], track_order: false,
-    } as unknown as Parameters<typeof M.create_dataset>[3]);
-    if (status < 0) throw new Error(`cannot write ${group.path}/${name}`);
-  } finally {
-    M._free(ptr);
-  }
+  const dtype = col instanceof Float64Array ? '<d' : col instanceof Int32Array ? '<i' : '<B';
+  group.create_dataset({ name, data: col, dtype });
 }

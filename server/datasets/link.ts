@@ -38,7 +38,7 @@ export function linkTables(tables: DatasetTables, model: CountryModel, errors: D
   if (errors.length > startErrors) return null;
   const people = tables.tables.get(person)!;
   const personIds = people.columns.get(`${person}_id`);
-  if (personIds) duplicateId(person, `${person}_id`, personIds, errors);
+  if (personIds) indexIds(person, `${person}_id`, personIds, errors);
   const membership: Record<string, Int32Array> = {};
   for (const e of model.country.entities) {
     if (e.isPerson) continue;
@@ -50,20 +50,17 @@ export function linkTables(tables: DatasetTables, model: CountryModel, errors: D
     if (!ids) errors.push({ table: e.key, column: idName, message: `the ${e.key} table has no ${idName} column` });
     if (!link) errors.push({ table: person, column: linkName, message: `the ${person} table has no ${linkName} column linking each person to a ${e.key}` });
     if (!ids || !link) continue;
-    if (duplicateId(e.key, idName, ids, errors)) continue;
-    const index = new Map<number | string, number>();
-    for (let r = 0; r < ids.length; r++) index.set(ids[r], r);
-    const m = new Int32Array(people.rows);
+    const index = indexIds(e.key, idName, ids, errors);
+    if (!index) continue;
+    const m = index(link);
     const members = new Int32Array(table.rows);
     let bad = -1;
     for (let p = 0; p < m.length; p++) {
-      const g = index.get(link[p]);
-      if (g === undefined) {
+      const g = m[p];
+      if (g < 0) {
         if (bad < 0) bad = p;
-        m[p] = -1;
         continue;
       }
-      m[p] = g;
       members[g]++;
     }
     if (bad >= 0) {
@@ -99,17 +96,53 @@ export function linkTables(tables: DatasetTables, model: CountryModel, errors: D
   return errors.length > startErrors ? null : { person, rows, membership };
 }
 
-/** True (and an error) when `ids` repeats a value. */
-function duplicateId(table: string, column: string, ids: DatasetColumn, errors: DatasetProblem[]): boolean {
-  const seen = new Set<number | string>();
-  for (let r = 0; r < ids.length; r++) {
-    if (seen.has(ids[r])) {
-      errors.push({ table, column, row: r, message: `duplicate id ${String(ids[r])}` });
-      return true;
+/** Maps link values to rows of the id column (-1: no such id). */
+type IdIndex = (link: DatasetColumn) => Int32Array;
+
+/**
+ * Index an id column, or null (and an error) when it repeats a value. Integer ids in a compact
+ * range (ours are 0..n-1, PolicyEngine's are small integers) are indexed by a table; others by a
+ * Map. Microdata has millions of rows, so both paths avoid per-row allocation.
+ */
+function indexIds(table: string, column: string, ids: DatasetColumn, errors: DatasetProblem[]): IdIndex | null {
+  const duplicate = (r: number) => {
+    errors.push({ table, column, row: r, message: `duplicate id ${String(ids[r])}` });
+    return null;
+  };
+  if (!Array.isArray(ids)) {
+    let min = Infinity;
+    let max = -Infinity;
+    let integers = true;
+    for (let r = 0; r < ids.length; r++) {
+      const v = ids[r];
+      if (!Number.isInteger(v)) integers = false;
+      if (v < min) min = v;
+      if (v > max) max = v;
     }
-    seen.add(ids[r]);
+    if (integers && ids.length > 0 && max - min <= 8 * ids.length + 1024) {
+      const slot = new Int32Array(max - min + 1).fill(-1);
+      for (let r = 0; r < ids.length; r++) {
+        const k = ids[r] - min;
+        if (slot[k] >= 0) return duplicate(r);
+        slot[k] = r;
+      }
+      return (link) => {
+        const out = new Int32Array(link.length);
+        for (let p = 0; p < link.length; p++) {
+          const v = link[p] as number;
+          const k = v - min;
+          out[p] = Number.isInteger(v) && k >= 0 && k < slot.length ? slot[k] : -1;
+        }
+        return out;
+      };
+    }
   }
-  return false;
+  const map = new Map<number | string, number>();
+  for (let r = 0; r < ids.length; r++) {
+    if (map.has(ids[r])) return duplicate(r);
+    map.set(ids[r], r);
+  }
+  return (link) => Int32Array.from({ length: link.length }, (_, p) => map.get(link[p]) ?? -1);
 }
 
 /** Names of the structural columns (ids and links), which are not model variables. */

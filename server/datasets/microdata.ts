@@ -5,10 +5,9 @@
  * Columns can be allocated in shared memory so worker threads read them without copies.
  */
 import type { CountryModel } from '../../core/model';
-import { checkDataset } from './check';
+import { checkWithLinks } from './check';
 import { columnMismatch, ModelColumn, toModelColumn } from './columns';
-import { isStructural, linkTables, outermostEntity } from './link';
-import { resolveUnassigned } from './read';
+import { isStructural, outermostEntity } from './link';
 import { DatasetColumn, DatasetProblem, DatasetReadError, DatasetTables } from './types';
 
 export interface MicrodataInput {
@@ -43,11 +42,10 @@ export interface MicrodataOptions {
 }
 
 export function toMicrodata(input: DatasetTables, model: CountryModel, options: MicrodataOptions = {}): Microdata {
-  const tables = resolveUnassigned(input, model);
-  const check = checkDataset(tables, model);
-  if (check.errors.length) throw new DatasetReadError(`the dataset does not fit the ${model.country.id} model (${check.errors.length} problems)`, check.errors);
+  const { check, links: linked, tables } = checkWithLinks(input, model);
+  if (check.errors.length || !linked) throw new DatasetReadError(`the dataset does not fit the ${model.country.id} model (${check.errors.length} problems)`, check.errors);
+  const links = linked;
   const alloc = options.alloc ?? ((n: number) => new ArrayBuffer(n));
-  const links = linkTables(tables, model, [])!;
   const person = links.person;
   const top = outermostEntity(model);
   const groups = model.country.entities.filter((e) => !e.isPerson).map((e) => e.key);
@@ -88,7 +86,7 @@ export function toMicrodata(input: DatasetTables, model: CountryModel, options: 
       if (isStructural(model, e.key, name)) continue;
       const spec = model.variables.get(name);
       if (!spec || spec.entity !== e.key || spec.type === 'string' || columnMismatch(spec, col)) continue;
-      inputs.push({ name, entity: e.key, values: toModelColumn(spec, permute(col, perm, identity), alloc) });
+      inputs.push({ name, entity: e.key, values: reusable(spec.type, col, identity) ?? toModelColumn(spec, permute(col, perm, identity), alloc) });
     }
   }
   const weightName = top ? `${top}_weight` : '';
@@ -145,6 +143,18 @@ function rangeStarts(membership: Record<string, Int32Array>, top: string, counts
     starts[e] = s;
   }
   return starts;
+}
+
+/**
+ * A column read into shared memory in the model's own type and row order (our layout, written in
+ * household order) is used as it is: no copy of a million rows.
+ */
+function reusable(type: string, col: DatasetColumn, identity: boolean): ModelColumn | null {
+  if (!identity || Array.isArray(col) || !(col.buffer instanceof SharedArrayBuffer)) return null;
+  if (type === 'float' && col instanceof Float64Array) return col;
+  if (type === 'int' && col instanceof Int32Array) return col;
+  if (type === 'bool' && col instanceof Uint8Array) return col;
+  return null;
 }
 
 function isIdentity(perm: Int32Array): boolean {

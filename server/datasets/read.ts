@@ -14,10 +14,12 @@
 import * as fs from 'fs';
 import type { Dataset, Group } from 'h5wasm/node' with { 'resolution-mode': 'import' };
 import type { CountryModel } from '../../core/model';
-import { decodeScalars, H5T, readColumn, readRaw, withFile } from './h5';
+import { decodeScalars, H5T, readColumn, readRaw, releaseScratch, withFile } from './h5';
 import { DatasetColumn, DatasetReadError, DatasetTable, DatasetTables } from './types';
 
 export interface ReadOptions {
+  /** Numeric columns in SharedArrayBuffers (for worker threads), one buffer per table. */
+  shared?: boolean;
   /** Time-period arrays holding several years: the year to read (default: the latest). */
   year?: number;
   /** Resolves the entity of time-period array columns whose length fits several entities. */
@@ -39,28 +41,37 @@ export async function readDataset(file: string, options: ReadOptions = {}): Prom
     const kids = f.keys().map((k) => [k, f.get(k)] as const);
     const isGroup = (e: unknown): e is Group => e instanceof ns.Group;
     const isDataset = (e: unknown): e is Dataset => e instanceof ns.Dataset;
-    if ('fiscus_layout' in f.attrs) return readFiscus(f, ns, isGroup, isDataset);
-    const tableGroups = kids.filter(([, e]) => isGroup(e) && isDataset(e.get('table')) && e.get('table') !== null);
-    if (tableGroups.length > 0) return readPandasTables(kids.filter(([, e]) => isGroup(e)) as [string, Group][], ns, isDataset);
-    const yearGroups = kids.filter(([, e]) => isGroup(e) && e.keys().some((k) => /^\d{4}$/.test(k)));
-    if (yearGroups.length > 0) return readTimePeriodArrays(yearGroups as [string, Group][], ns, isDataset, options);
-    if (kids.some(([, e]) => isGroup(e))) return readFiscus(f, ns, isGroup, isDataset);
-    throw new DatasetReadError(`${file}: no entity tables, PolicyEngine tables or time-period arrays found`);
+    try {
+      return readLayout(f, ns, kids, isGroup, isDataset, options);
+    } finally {
+      releaseScratch(ns);
+    }
   });
+}
+
+/** Which layout the file has, from its shape; then read it. */
+function readLayout(f: Group, ns: NS, kids: (readonly [string, unknown])[], isGroup: (e: unknown) => e is Group, isDataset: (e: unknown) => e is Dataset, options: ReadOptions): DatasetTables {
+  if ('fiscus_layout' in f.attrs) return readFiscus(f, ns, isGroup, isDataset, options);
+  const tableGroups = kids.filter(([, e]) => isGroup(e) && isDataset(e.get('table')));
+  if (tableGroups.length > 0) return readPandasTables(kids.filter(([, e]) => isGroup(e)) as [string, Group][], ns, isDataset);
+  const yearGroups = kids.filter(([, e]) => isGroup(e) && e.keys().some((k) => /^\d{4}$/.test(k)));
+  if (yearGroups.length > 0) return readTimePeriodArrays(yearGroups as [string, Group][], ns, isDataset, options);
+  if (kids.some(([, e]) => isGroup(e))) return readFiscus(f, ns, isGroup, isDataset, options);
+  throw new DatasetReadError('no entity tables, PolicyEngine tables or time-period arrays found');
 }
 
 type NS = Parameters<Parameters<typeof withFile>[2]>[1];
 
-function readFiscus(f: Group, ns: NS, isGroup: (e: unknown) => e is Group, isDataset: (e: unknown) => e is Dataset): DatasetTables {
+function readFiscus(f: Group, ns: NS, isGroup: (e: unknown) => e is Group, isDataset: (e: unknown) => e is Dataset, options: ReadOptions): DatasetTables {
   const tables = new Map<string, DatasetTable>();
   for (const key of f.keys()) {
     const g = f.get(key);
     if (!isGroup(g)) continue;
     const columns = new Map<string, DatasetColumn>();
-    for (const name of g.keys()) {
-      const ds = g.get(name);
-      if (!isDataset(ds)) continue;
-      const col = readColumn(ns, ds);
+    const datasets = g.keys().map((name) => [name, g.get(name)] as const).filter((e): e is readonly [string, Dataset] => isDataset(e[1]));
+    const alloc = arena(datasets.map(([, ds]) => ds.metadata.size * ds.metadata.total_size), options.shared === true);
+    for (const [name, ds] of datasets) {
+      const col = readColumn(ns, ds, alloc);
       if (!col) throw new DatasetReadError(`${key}/${name}: not a 1-D column of numbers, booleans or text`, [{ table: key, column: name, message: 'not a 1-D column of numbers, booleans or text' }]);
       columns.set(name, col);
     }
@@ -68,6 +79,22 @@ function readFiscus(f: Group, ns: NS, isGroup: (e: unknown) => e is Group, isDat
   }
   const yearAttr = 'year' in f.attrs ? Number(f.attrs.year.value) : NaN;
   return { layout: 'fiscus', year: Number.isFinite(yearAttr) && yearAttr > 0 ? yearAttr : null, tables };
+}
+
+/**
+ * One buffer for a table's columns (8-byte aligned slots), handed out in turn: one large
+ * allocation instead of one per column keeps the garbage collector out of the way.
+ */
+function arena(sizes: number[], shared: boolean): (bytes: number) => Uint8Array {
+  const total = sizes.reduce((a, n) => a + Math.ceil(n / 8) * 8, 0);
+  const buffer = shared ? new SharedArrayBuffer(total) : new ArrayBuffer(total);
+  let at = 0;
+  return (bytes) => {
+    const out = new Uint8Array(buffer, at, bytes);
+    at += Math.ceil(bytes / 8) * 8;
+    if (at > total) throw new Error('arena overflow');
+    return out;
+  };
 }
 
 /** Rows of a table: its id column's length, else its first column's. */

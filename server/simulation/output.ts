@@ -3,9 +3,10 @@
  * memory for the most recent simulations (economicImpact pairs a baseline and a reform without
  * reading files when both ran in this process) and written as an HDF5 file in Fiscus's layout
  * (readable by readDataset): one group per entity with its ids, the person table's links, the
- * household weights and every computed variable. A variable that is zero on every row is not
- * written; the root attribute `fiscus_output` (JSON) lists it under `zero`, with the country,
- * region, year and the report's choice of variables.
+ * household weights and every variable the simulation computed (the reports' inputs, such as
+ * ages, are in the dataset). A variable that is zero on every row is not written; the root
+ * attribute `fiscus_output` (JSON) lists it under `zero`, with the country, region, year, the
+ * report's choice of variables and each variable's entity.
  */
 import type { Column } from '../../core/types';
 import { withFile, writeColumn } from '../datasets/h5';
@@ -26,8 +27,10 @@ export interface OutputMeta {
   benefits: string;
   income_measure: string;
   programmes: Programme[];
-  /** Variable -> entity, for every computed column. */
+  /** Variable -> entity, for every column the reports use. */
   entities: Record<string, string>;
+  /** Columns taken from the dataset (not written: they are in the dataset). */
+  from_dataset?: string[];
   zero?: string[];
 }
 
@@ -53,7 +56,8 @@ export function forgetOutcomes(): void {
   kept.clear();
 }
 
-export async function writeOutcome(file: string, data: OutcomeData, ids: Record<string, Float64Array>): Promise<void> {
+/** Write the output file: ids, links, weights and the `computed` columns (dataset inputs are in the dataset). */
+export async function writeOutcome(file: string, data: OutcomeData, ids: Record<string, Float64Array>, computed: Set<string>): Promise<void> {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   const zero: string[] = [];
@@ -78,7 +82,7 @@ export async function writeOutcome(file: string, data: OutcomeData, ids: Record<
       }
       writeColumn(ns, group(meta.top), `${meta.top}_weight`, data.weights);
       for (const [name, col] of Object.entries(data.columns)) {
-        if (name === `${meta.top}_weight`) continue;
+        if (name === `${meta.top}_weight` || !computed.has(name)) continue;
         if (isZero(col)) {
           zero.push(name);
           continue;
@@ -87,7 +91,8 @@ export async function writeOutcome(file: string, data: OutcomeData, ids: Record<
       }
       f.create_attribute('fiscus_layout', 1);
       f.create_attribute('year', meta.year);
-      f.create_attribute('fiscus_output', JSON.stringify({ ...meta, zero }));
+      const fromDataset = Object.keys(data.columns).filter((n) => !computed.has(n));
+      f.create_attribute('fiscus_output', JSON.stringify({ ...meta, zero, from_dataset: fromDataset }));
     });
     fs.renameSync(tmp, file);
   } catch (error) {
@@ -124,7 +129,9 @@ export async function loadOutcome(file: string): Promise<OutcomeData> {
     membership[e] = Int32Array.from({ length: link.length }, (_, p) => index.get(link[p])!);
   }
   const columns: Record<string, Column | Float64Array> = {};
+  const absent = new Set(meta.from_dataset ?? []);
   for (const [name, entity] of Object.entries(meta.entities)) {
+    if (absent.has(name)) continue;
     const col = tables.tables.get(entity)?.columns.get(name);
     columns[name] = col && !Array.isArray(col) ? col : new Float64Array(counts[entity]);
   }

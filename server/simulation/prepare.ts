@@ -52,7 +52,7 @@ export function clearPreparedDatasets(): void {
 
 async function load(file: string, model: CountryModel, region: string | null | undefined, key: string): Promise<PreparedDataset> {
   const t0 = performance.now();
-  const tables = await readDataset(file, { model });
+  const tables = await readDataset(file, { model, shared: true });
   const t1 = performance.now();
   const country = model.country.id;
   const keep = regionFilter(country, region, (name) => {

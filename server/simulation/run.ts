@@ -10,7 +10,7 @@
  */
 import type { Column } from '../../core/types';
 import { COLUMN_TYPES } from '../../core/buffer-pool';
-import { outputArrayType } from '../../core/compiler/formula';
+import { defaultCode, outputArrayType } from '../../core/compiler/formula';
 import type { CountryModel } from '../../core/model';
 import { labourSupplyParams } from './dynamics';
 import type { JobTask } from './job';
@@ -45,9 +45,9 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   const labourSupply = labourSupplyParams(model, spec.dynamic, spec.year);
   const targets = simulationTargets(rspec, model);
   if (labourSupply && model.variables.has('employment_income') && !targets.includes('employment_income')) targets.push('employment_income');
-  const outputs = allocateOutputs(model, prep, targets, labourSupply !== null);
+  const { outputs, computed } = allocateOutputs(model, prep, targets, labourSupply !== null);
   const threads = Math.max(1, spec.threads ?? defaultThreads());
-  await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets }, outputs, threads, onProgress, signal);
+  await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed }, outputs, threads, onProgress, signal);
   const tRun = performance.now();
 
   const timings: Record<string, number> = { model: (tModel - t0) / 1000, read: prep.ms.read / 1000, prepare: prep.ms.prepare / 1000, load_dataset: (tData - tModel) / 1000, compute: (tRun - tData) / 1000 };
@@ -67,7 +67,7 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
     columns: outputs,
   };
   keepOutcome(spec.outputFile, data);
-  await writeOutcome(spec.outputFile, data, md.ids);
+  await writeOutcome(spec.outputFile, data, md.ids, new Set([...computed, RESPONSE]));
   const tEnd = performance.now();
   timings.summary = (tSum - tRun) / 1000;
   timings.write = (tEnd - tSum) / 1000;
@@ -76,15 +76,35 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   return { summary, outputFile: spec.outputFile };
 }
 
-function allocateOutputs(model: CountryModel, prep: PreparedDataset, targets: string[], responded: boolean): Record<string, Column> {
+/**
+ * Output columns. Targets the dataset gives are its own (shared) columns; targets nothing gives
+ * and no formula computes are their default everywhere (most benefit inputs of a dataset without
+ * them): neither is computed by the threads. The others get shared columns the threads fill.
+ * (Under a dynamic, employment income changes, so it is computed even when given.)
+ */
+function allocateOutputs(model: CountryModel, prep: PreparedDataset, targets: string[], responded: boolean): { outputs: Record<string, Column>; computed: string[] } {
   const outputs: Record<string, Column> = {};
+  const computed: string[] = [];
+  const given = new Map(prep.microdata.inputs.map((i) => [i.name, i.values]));
   for (const name of targets) {
     const spec = model.variable(name);
+    const n = prep.microdata.counts[spec.entity];
     const C = COLUMN_TYPES[outputArrayType(spec)];
-    outputs[name] = new C(new SharedArrayBuffer(C.BYTES_PER_ELEMENT * prep.microdata.counts[spec.entity]) as unknown as ArrayBuffer);
+    const input = given.get(name);
+    if (input && !(responded && name === 'employment_income')) {
+      outputs[name] = input;
+    } else if (!input && spec.formula === undefined && spec.adds === undefined && spec.subtracts === undefined) {
+      const col = new C(n);
+      const d = defaultCode(spec);
+      if (d !== 0) col.fill(d);
+      outputs[name] = col;
+    } else {
+      outputs[name] = new C(new SharedArrayBuffer(C.BYTES_PER_ELEMENT * n) as unknown as ArrayBuffer);
+      computed.push(name);
+    }
   }
   if (responded) outputs[RESPONSE] = new Float64Array(new SharedArrayBuffer(8 * prep.microdata.counts[prep.microdata.person]));
-  return outputs;
+  return { outputs, computed };
 }
 
 /** Cut households into jobs of about `persons` people each (whole households). */

@@ -4,11 +4,53 @@
  * count for nothing.
  */
 
-/** Indices of `values` in ascending order (ties in index order). */
+/**
+ * Indices of `values` in ascending order, ties in index order (NaN last). A stable LSD radix sort
+ * on the doubles' bit patterns (made order-preserving: negative numbers have every bit flipped,
+ * others only the sign bit), four passes of 16 bits: a comparison sort with a callback takes
+ * about ten times as long on a million households.
+ */
 export function ascending(values: ArrayLike<number>): Uint32Array {
-  const idx = new Uint32Array(values.length);
-  for (let i = 0; i < idx.length; i++) idx[i] = i;
-  return idx.sort((a, b) => values[a] - values[b] || a - b);
+  const n = values.length;
+  const f = new Float64Array(n);
+  for (let i = 0; i < n; i++) f[i] = Number.isNaN(values[i]) ? Infinity : values[i] === 0 ? 0 : values[i];
+  const words = new Uint32Array(f.buffer);
+  const lo = new Uint32Array(n);
+  const hi = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const h = words[2 * i + 1];
+    const l = words[2 * i];
+    if (h & 0x80000000) {
+      hi[i] = ~h >>> 0;
+      lo[i] = ~l >>> 0;
+    } else {
+      hi[i] = (h | 0x80000000) >>> 0;
+      lo[i] = l;
+    }
+  }
+  let idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  let tmp = new Uint32Array(n);
+  const count = new Uint32Array(65536);
+  for (const [key, shift] of [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] as const) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(key[i] >>> shift) & 0xffff]++;
+    if (count[(key[idx[0]] >>> shift) & 0xffff] === n) continue; // every key has this digit
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const j = idx[i];
+      tmp[count[(key[j] >>> shift) & 0xffff]++] = j;
+    }
+    const t = idx;
+    idx = tmp;
+    tmp = t;
+  }
+  return idx;
 }
 
 /** The weighted median: the smallest value with at least half the weight at or below it. */

@@ -20,23 +20,31 @@ export const AGE_GROUPS: { group: string; test: (age: number) => boolean }[] = [
 /** Household-level weights for people-based figures. */
 export function peopleWeights(prep: PreparedDataset): Float64Array {
   const w = prep.microdata.weights;
-  return Float64Array.from(w, (x, h) => x * prep.size[h]);
+  const out = new Float64Array(w.length);
+  for (let h = 0; h < w.length; h++) out[h] = w[h] * prep.size[h];
+  return out;
 }
 
 export function programTotals(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>): ProgramTotal[] {
   const w = prep.microdata.weights;
   return spec.programmes.map((p) => {
-    const col = outputs[p.name];
-    const top = prep.topOf[p.entity];
-    let total = 0;
-    let count = 0;
-    for (let r = 0; r < col.length; r++) {
-      const wr = w[top[r]];
-      total += wr * col[r];
-      if (col[r] !== 0) count += wr;
-    }
+    const [total, count] = weightedTotal(outputs[p.name] as Float64Array, w, prep.topOf[p.entity]);
     return { name: p.name, label: p.label, entity: p.entity, is_tax: p.is_tax, total, count };
   });
+}
+
+/** Σ weight × value and Σ weight over non-zero rows, each row weighted by its household's weight. */
+export function weightedTotal(col: Float64Array, w: Float64Array, top: Int32Array): [number, number] {
+  let total = 0;
+  let count = 0;
+  for (let r = 0; r < col.length; r++) {
+    const v = col[r];
+    if (v === 0) continue;
+    const wr = w[top[r]];
+    total += wr * v;
+    count += wr;
+  }
+  return [total, count];
 }
 
 export function inequality(income: ArrayLike<number>, peopleW: Float64Array, order: Uint32Array = ascending(income)): InequalityFigures {
@@ -44,7 +52,7 @@ export function inequality(income: ArrayLike<number>, peopleW: Float64Array, ord
 }
 
 /** Poverty headcounts by age group, from the model's indicators and from relative lines. */
-export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>, model: { variable(n: string): { entity: string } }): PovertyFigure[] {
+export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>, model: { variable(n: string): { entity: string } }, orders?: Map<string, Uint32Array>): PovertyFigure[] {
   const md = prep.microdata;
   const person = md.person;
   const hh = md.membership[md.top!];
@@ -74,7 +82,7 @@ export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs:
   const pw = peopleWeights(prep);
   for (const rel of spec.relative) {
     const income = outputs[rel.income];
-    const line = 0.6 * weightedMedian(income, pw);
+    const line = 0.6 * weightedMedian(income, pw, orders?.get(rel.income));
     tally(rel.measure, (p) => income[hh[p]] < line);
   }
   return out;
@@ -105,6 +113,9 @@ export function summarize(args: {
     weightedHouseholds += w[h];
     weightedPeople += pw[h];
   }
+  // Each income measure is sorted once, for inequality and relative poverty alike.
+  const orders = new Map<string, Uint32Array>();
+  for (const name of new Set([spec.incomeMeasure, ...spec.relative.map((r) => r.income)])) orders.set(name, ascending(outputs[name]));
   let lsr: SimulationSummary['labour_supply_response'] = null;
   const response = outputs.employment_income_behavioral_response;
   if (args.responded && response) {
@@ -129,8 +140,8 @@ export function summarize(args: {
     household_tax: sum(outputs[spec.tax]),
     household_benefits: sum(outputs[spec.benefits]),
     programs: programTotals(prep, spec, outputs),
-    inequality: inequality(outputs[spec.incomeMeasure], pw),
-    poverty: povertyFigures(prep, spec, outputs, args.model),
+    inequality: inequality(outputs[spec.incomeMeasure], pw, orders.get(spec.incomeMeasure)),
+    poverty: povertyFigures(prep, spec, outputs, args.model, orders),
     labour_supply_response: lsr,
     unavailable: spec.unavailable,
     timings: args.timings,
