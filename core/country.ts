@@ -15,6 +15,7 @@ const schema = {
     currency: { type: 'string' },
     year_instant: { type: 'string', pattern: '^(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' },
     description: { type: 'string' },
+    modules: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_./*-]*$' } },
     entities: {
       type: 'array',
       minItems: 1,
@@ -46,7 +47,7 @@ export function loadCountry(folder: string): CountryDef {
     throw new EngineError(`${file}: ${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ''}`, file);
   }
   const r = raw as unknown as {
-    id: string; label: string; version: string; currency: string; year_instant: string;
+    id: string; label: string; version: string; currency: string; year_instant: string; modules?: string[];
     entities: { key: string; plural: string; label?: string; person?: boolean; within?: string[] }[];
   };
   const persons = r.entities.filter((e) => e.person);
@@ -72,5 +73,25 @@ export function loadCountry(folder: string): CountryDef {
     yearInstant: r.year_instant,
     entities: r.entities.map((e) => ({ key: e.key, plural: e.plural, label: e.label, isPerson: !!e.person, within: e.person ? [] : e.within ?? [] })),
     folder,
+    modules: (r.modules ?? []).flatMap((pattern) => expandModule(folder, pattern, file)),
   };
+}
+
+/**
+ * Module folders named by a pattern relative to the country folder: a plain path, or a path whose
+ * last step is `*` (every sub-folder, in name order). `..` is refused so a module stays inside.
+ */
+function expandModule(folder: string, pattern: string, file: string): string[] {
+  if (pattern.split('/').includes('..')) throw new EngineError(`${file}: module "${pattern}" must stay inside the country folder`, file);
+  if (!pattern.endsWith('/*')) {
+    const dir = path.join(folder, pattern);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new EngineError(`${file}: module folder "${pattern}" not found`, file);
+    return [dir];
+  }
+  const parent = path.join(folder, pattern.slice(0, -2));
+  if (!fs.existsSync(parent)) return [];
+  return fs.readdirSync(parent, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => path.join(parent, e.name))
+    .sort();
 }

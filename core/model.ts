@@ -9,6 +9,7 @@ import { instantOf } from './periods';
 import { buildPlan, Plan, PlanSource } from './plan';
 import { CountryDef, EngineError, EntityDef, VariableSpec } from './types';
 import { loadVariables } from './variables';
+import { applyRuleSet, BranchSpec, loadRuleSets, parseBranchKey, RuleSet } from './branches';
 
 /**
  * A country's rules: entities, variable specs and the parameter tree. Immutable; compiled forms
@@ -24,6 +25,8 @@ export class CountryModel {
     readonly country: CountryDef,
     readonly variables: Map<string, VariableSpec>,
     readonly parameters: ParameterTree,
+    /** Named rule sets for `branch(x, rules = "name")` (the country's `rule_sets/` folders). */
+    readonly ruleSets: Map<string, RuleSet> = new Map(),
   ) {
     this.entityMap = new Map(country.entities.map((e) => [e.key, e]));
     for (const spec of variables.values()) {
@@ -35,13 +38,12 @@ export class CountryModel {
 
   static load(folder: string): CountryModel {
     const country = loadCountry(folder);
-    const variables = loadVariables(path.join(folder, 'variables'));
-    const paramDir = path.join(folder, 'parameters');
+    const parts = [folder, ...country.modules];
+    const variables = loadVariables(parts.map((p) => path.join(p, 'variables')));
+    const paramDirs = parts.map((p) => path.join(p, 'parameters')).filter((p) => fs.existsSync(p));
     const breakdownValues = (name: string) => variables.get(name)?.possible_values;
-    const parameters = fs.existsSync(paramDir)
-      ? ParameterTree.loadFolder(paramDir, { breakdownValues })
-      : ParameterTree.fromObject({}, '', paramDir, { breakdownValues });
-    return new CountryModel(country, variables, parameters);
+    const parameters = ParameterTree.loadFolders(paramDirs, { breakdownValues });
+    return new CountryModel(country, variables, parameters, loadRuleSets(parts));
   }
 
   get entities(): Map<string, EntityDef> {
@@ -80,7 +82,18 @@ export class CountryModel {
 
   /** The compiled model for a reform (cached by the reform's content). */
   compiled(reform?: Reform): CompiledModel {
-    const params = reform && Object.keys(reform).length ? this.parameters.withReform(reform) : this.parameters;
+    return this.compiledTree(reform && Object.keys(reform).length ? this.parameters.withReform(reform) : this.parameters);
+  }
+
+  /** The compiled model under a rule set, on top of `base` (a simulation's own rules); `baseline` is the baseline law. */
+  compiledRules(name: string, base: CompiledModel): CompiledModel {
+    if (name === 'baseline') return this.compiled();
+    const rules = this.ruleSets.get(name);
+    if (!rules) throw new EngineError(`unknown rule set "${name}" (rule sets: ${[...this.ruleSets.keys()].join(', ') || 'none'})`);
+    return this.compiledTree(applyRuleSet(base.parameters, rules));
+  }
+
+  private compiledTree(params: ParameterTree): CompiledModel {
     const key = params.fingerprint();
     let c = this.compiledCache.get(key);
     if (c) {
@@ -139,8 +152,11 @@ export class CompiledModel implements PlanSource {
           }
           return v;
         },
+        paramAt: (p, at) => params.at(p, at),
+        hasRuleSet: (name) => name === 'baseline' || model.ruleSets.has(name),
         period,
         aliases: {},
+        forPeriod: (other) => this.periodEnv(other),
       };
       this.envs.set(period, env);
     }
@@ -184,6 +200,12 @@ export class CompiledModel implements PlanSource {
     return this.model.variable(name);
   }
 
+  /** What a branch computes with: the compiled rules and the variables it fixes. */
+  branch(key: string): { source: CompiledModel; spec: BranchSpec } {
+    const spec = parseBranchKey(key);
+    return { source: spec.rules === null ? this : this.model.compiledRules(spec.rules, this), spec };
+  }
+
   /**
    * The execution plan computing `targets` at `period` when exactly the columns in `inputs`
    * (`name@period` keys) are given. Plans are cached: building one compiles its kernels.
@@ -225,7 +247,8 @@ export class CompiledModel implements PlanSource {
       for (const ownP of own) {
         const k = this.kernel(name, ownP);
         // Other periods (last_year) cannot close a same-period cycle.
-        if (k) for (const d of k.deps) if (d.period === ownP || samePeriodFamily(d.period, ownP)) visit(d.name, d.period);
+        // A branch is another evaluation of its variable, checked when it runs (Simulation.branch).
+        if (k) for (const d of k.deps) if (!d.branch && (d.period === ownP || samePeriodFamily(d.period, ownP))) visit(d.name, d.period);
       }
       stack.pop();
       visiting.delete(key);

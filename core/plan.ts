@@ -5,6 +5,10 @@ import type { Kernel } from './compiler/variable';
 import { monthsOf, parsePeriod } from './periods';
 import { isFlow } from './variables';
 import { Column, EngineError, VariableSpec } from './types';
+import { BranchSpec, mergeOverrides } from './branches';
+
+/** Branch plans nested deeper than this come from a formula that branches forever. */
+const MAX_BRANCH_DEPTH = 8;
 
 /**
  * An execution plan: the kernels that compute some target variables from a given set of inputs,
@@ -42,7 +46,9 @@ export type PlanStep =
   /** A month of a yearly flow: a twelfth of the year. */
   | { kind: 'twelfth'; deps: number[]; slot: number; release: number[] }
   /** A constant target as a column. */
-  | { kind: 'fill'; entity: string; type: string; value: number; deps: number[]; slot: number; release: number[] };
+  | { kind: 'fill'; entity: string; type: string; value: number; deps: number[]; slot: number; release: number[] }
+  /** A variable computed in a branch: a plan of its own over the same inputs (`deps` are its inputs). */
+  | { kind: 'branch'; plan: Plan; name: string; deps: number[]; slot: number; release: number[] };
 
 /** What a plan needs from a compiled model. */
 export interface PlanSource {
@@ -51,6 +57,8 @@ export interface PlanSource {
   kernel(name: string, period: string): Kernel | null;
   /** A kernel compiled with plan facts (not cached by the model). */
   fusedKernel(name: string, period: string, fusion: Fusion): Kernel;
+  /** The rules and fixed variables of a branch (core/branches.ts). */
+  branch(key: string): { source: PlanSource; spec: BranchSpec };
 }
 
 
@@ -83,14 +91,43 @@ type State = { kind: 'input' } | { kind: 'const'; value: number } | { kind: 'ker
  * Build a plan. `isInput(name, period)` says which exact-period columns will be given; targets are
  * read at `period` with the usual conversions.
  */
-export function buildPlan(src: PlanSource, targets: string[], period: string, isInput: (name: string, period: string) => boolean): Plan {
+export function buildPlan(
+  src: PlanSource,
+  targets: string[],
+  period: string,
+  isInput: (name: string, period: string) => boolean,
+  /** Variables a branch fixes (value as stored): constants of the plan, whatever the inputs. */
+  overrides: ReadonlyMap<string, number> = new Map(),
+  depth = 0,
+): Plan {
+  if (depth > MAX_BRANCH_DEPTH) throw new EngineError(`branches nested ${MAX_BRANCH_DEPTH} deep: a branch whose formula asks for the same branch again never ends (${targets.join(', ')})`);
   const state = new Map<string, State>();
   const constants = new Map<string, number>();
   const visiting: string[] = [];
+  const branchPlans = new Map<string, Plan>();
 
   // 1. Which exact columns are inputs, constants or formulas, visiting dependencies first so each
   //    kernel is compiled knowing which of its reads are constant.
-  const visitRead = (name: string, p: string): void => {
+  // A branch that changes nothing (the baseline law in a baseline plan) is a plain read.
+  const identity = new Map<string, boolean>();
+  const isIdentity = (branch: string): boolean => {
+    let same = identity.get(branch);
+    if (same === undefined) {
+      const b = src.branch(branch);
+      identity.set(branch, (same = b.source === src && b.spec.set.length === 0));
+    }
+    return same;
+  };
+  const visitRead = (name: string, p: string, branch?: string): void => {
+    if (branch && isIdentity(branch)) branch = undefined;
+    if (branch) {
+      const key = `${name}@${p}#${branch}`;
+      if (!branchPlans.has(key)) {
+        const b = src.branch(branch);
+        branchPlans.set(key, buildPlan(b.source, [name], p, isInput, mergeOverrides(overrides, b.spec.set), depth + 1));
+      }
+      return;
+    }
     const spec = src.variable(name);
     const r = resolveRead(spec, p);
     const values: number[] = [];
@@ -112,13 +149,15 @@ export function buildPlan(src: PlanSource, targets: string[], period: string, is
       throw new EngineError(`${spec.file}: dependency cycle: ${chain.join(' -> ')}`, spec.file, spec.name);
     }
     let s: State;
-    const given = isInput(spec.name, p);
-    const plain = given ? null : src.kernel(spec.name, p);
-    if (given) s = { kind: 'input' };
+    const fixed = overrides.get(spec.name);
+    const given = fixed === undefined && isInput(spec.name, p);
+    const plain = given || fixed !== undefined ? null : src.kernel(spec.name, p);
+    if (fixed !== undefined) s = { kind: 'const', value: fixed };
+    else if (given) s = { kind: 'input' };
     else if (!plain) s = { kind: 'const', value: defaultCode(spec) };
     else {
       visiting.push(key);
-      for (const d of plain.deps) visitRead(d.name, d.period);
+      for (const d of plain.deps) visitRead(d.name, d.period, d.branch);
       visiting.pop();
       const probe = src.fusedKernel(spec.name, p, { constants, inline: new Set() });
       s = probe.constant !== null ? { kind: 'const', value: probe.constant } : { kind: 'kernel', probe };
@@ -141,6 +180,7 @@ export function buildPlan(src: PlanSource, targets: string[], period: string, is
     const s = state.get(key)!;
     if (s.kind !== 'kernel') return;
     for (const d of s.probe.deps) {
+      if (d.branch && !isIdentity(d.branch)) continue;
       const spec = src.variable(d.name);
       const r = resolveRead(spec, d.period);
       for (const ep of r.periods) {
@@ -187,9 +227,9 @@ export function buildPlan(src: PlanSource, targets: string[], period: string, is
       slot = slotCount++;
       steps.push({ kind: 'fill', entity: spec.entity, type: outputArrayType(spec), value: s.value, deps: [], slot, release: [] });
     } else {
-      const touchesInline = s.probe.deps.some((d) => inline.has(`${d.name}@${d.period}`));
+      const touchesInline = s.probe.deps.some((d) => !d.branch && inline.has(`${d.name}@${d.period}`));
       const kernel = touchesInline ? src.fusedKernel(name, p, fusion) : s.probe;
-      const deps = kernel.deps.map((d) => readSlot(d.name, d.period));
+      const deps = kernel.deps.map((d) => (d.branch && !isIdentity(d.branch) ? branchSlot(d.name, d.period, d.branch) : readSlot(d.name, d.period)));
       slot = slotCount++;
       steps.push({ kind: 'kernel', kernel, deps, slot, release: [] });
       kernels++;
@@ -206,6 +246,29 @@ export function buildPlan(src: PlanSource, targets: string[], period: string, is
     const deps = r.periods.map((ep) => exactSlot(name, ep));
     const slot = slotCount++;
     steps.push({ kind: r.how, deps, slot, release: [] });
+    slotOf.set(key, slot);
+    return slot;
+  };
+  /** A given column the parent plan may not read itself (a branch's input). */
+  const inputSlot = (name: string, p: string): number => {
+    const key = `${name}@${p}`;
+    if (state.has(key)) return exactSlot(name, p);
+    let slot = slotOf.get(key);
+    if (slot === undefined) {
+      slot = slotCount++;
+      inputs.push({ name, period: p, slot });
+      slotOf.set(key, slot);
+    }
+    return slot;
+  };
+  const branchSlot = (name: string, p: string, branch: string): number => {
+    const key = `${name}@${p}#${branch}`;
+    const done = slotOf.get(key);
+    if (done !== undefined) return done;
+    const plan = branchPlans.get(key)!;
+    const deps = plan.inputs.map((i) => inputSlot(i.name, i.period));
+    const slot = slotCount++;
+    steps.push({ kind: 'branch', plan, name, deps, slot, release: [] });
     slotOf.set(key, slot);
     return slot;
   };
@@ -241,6 +304,9 @@ export function runPlan(plan: Plan, pop: PopulationView & { count(entity: string
         break;
       case 'fill':
         slots[st.slot] = pop.alloc(st.type, pop.count(st.entity)).fill(st.value);
+        break;
+      case 'branch':
+        slots[st.slot] = runPlan(st.plan, pop, cols).get(st.name)!;
         break;
     }
     for (const r of st.release) {

@@ -9,12 +9,26 @@ import { ColumnStore } from './column-store';
 import { Column, EngineError, InputValues, Population, VariableSpec } from './types';
 import { convertRead, Plan, resolveRead, runPlan } from './plan';
 import { chunkRanges, runPlanInChunks } from './chunked';
+import { strings } from './strings';
+import { mergeOverrides } from './branches';
 
 /** Persons per chunk: about 16k keeps the columns a formula reads in a core's cache. */
 export const DEFAULT_CHUNK_PEOPLE = 16384;
 
 export interface SimulationOptions {
   reform?: Reform;
+}
+
+/** Branches within branches beyond this depth are a formula that never stops branching. */
+export const MAX_BRANCH_DEPTH = 8;
+
+/** What a branch shares with the simulation it comes from. */
+interface BranchOrigin {
+  compiled: CompiledModel;
+  index: PopulationIndex;
+  inputs: ColumnStore;
+  overrides: Map<string, number>;
+  depth: number;
 }
 
 
@@ -38,19 +52,51 @@ function enumCodes(spec: VariableSpec): Map<string, number> {
 export class Simulation {
   readonly compiled: CompiledModel;
   readonly index: PopulationIndex;
-  private readonly inputs = new ColumnStore();
+  private readonly inputs: ColumnStore;
   private readonly computed = new ColumnStore();
   private readonly inProgress = new Set<string>();
-  /** String variables are stored as codes into a dictionary per variable (code 0: the default). */
-  private readonly strings = new Map<string, { values: string[]; index: Map<string, number> }>();
+  /** Variables a branch fixes (value as stored) on every row and period; empty for a simulation itself. */
+  private readonly overrides: Map<string, number>;
+  private readonly depth: number;
+  private readonly branches = new Map<string, Simulation>();
 
   constructor(
     readonly model: CountryModel,
     readonly population: Population,
     options: SimulationOptions = {},
+    origin?: BranchOrigin,
   ) {
-    this.compiled = model.compiled(options.reform);
-    this.index = new PopulationIndex(population, model.personEntity().key);
+    this.compiled = origin?.compiled ?? model.compiled(options.reform);
+    this.index = origin?.index ?? new PopulationIndex(population, model.personEntity().key);
+    this.inputs = origin?.inputs ?? new ColumnStore();
+    this.overrides = origin?.overrides ?? new Map();
+    this.depth = origin?.depth ?? 0;
+  }
+
+  /**
+   * The branch of this simulation named by `key` (core/branches.ts): the same population and
+   * inputs, its own computed values, some variables fixed and possibly other rules. Kept while
+   * the inputs stay the same, so every formula asking for it shares its work.
+   */
+  branch(key: string): Simulation {
+    let b = this.branches.get(key);
+    if (!b) {
+      if (this.depth >= MAX_BRANCH_DEPTH) {
+        throw new EngineError(`branches nested ${MAX_BRANCH_DEPTH} deep: a branch whose formula asks for the same branch again never ends (${key})`);
+      }
+      const { source, spec } = this.compiled.branch(key);
+      // The baseline law inside a baseline simulation, with nothing fixed: the simulation itself.
+      if (source === this.compiled && spec.set.length === 0) return this;
+      b = new Simulation(this.model, this.population, {}, {
+        compiled: source,
+        index: this.index,
+        inputs: this.inputs,
+        overrides: mergeOverrides(this.overrides, spec.set),
+        depth: this.depth + 1,
+      });
+      this.branches.set(key, b);
+    }
+    return b;
   }
 
   count(entity: string): number {
@@ -84,7 +130,7 @@ export class Simulation {
       const v = values[i] as unknown;
       if (spec.type === 'string') {
         if (typeof v !== 'string' && typeof v !== 'number') throw new EngineError(`${name}: expected text, got ${JSON.stringify(v)}`);
-        col[i] = this.stringCode(spec, String(v));
+        col[i] = strings.code(String(v));
       } else if (spec.type === 'enum') {
         const code = typeof v === 'string' ? enumCodes(spec).get(v) ?? -1 : -1;
         if (code < 0) throw new EngineError(`${name}: ${JSON.stringify(v)} is not one of ${spec.possible_values!.join(', ')}`);
@@ -101,27 +147,6 @@ export class Simulation {
     return col;
   }
 
-  private stringDict(spec: VariableSpec) {
-    let d = this.strings.get(spec.name);
-    if (!d) {
-      const first = spec.default === undefined ? '' : String(spec.default);
-      d = { values: [first], index: new Map([[first, 0]]) };
-      this.strings.set(spec.name, d);
-    }
-    return d;
-  }
-
-  private stringCode(spec: VariableSpec, text: string): number {
-    const d = this.stringDict(spec);
-    let code = d.index.get(text);
-    if (code === undefined) {
-      code = d.values.length;
-      d.values.push(text);
-      d.index.set(text, code);
-    }
-    return code;
-  }
-
   /**
    * Supply a variable's values for a period. A year given for a monthly variable is spread over its
    * months (flows) or copied to each (stocks); a month given for a yearly variable sets that year.
@@ -129,10 +154,12 @@ export class Simulation {
    * not copied: do not change it while the simulation is in use.
    */
   setInput(name: string, period: string, values: InputValues): void {
+    if (this.depth > 0) throw new EngineError('inputs are set on a simulation, not on one of its branches');
     const spec = this.model.variable(name);
     const p = parsePeriod(period);
     const col = this.encode(name, values);
     this.computed.clear();
+    this.branches.clear();
     if (spec.period === 'eternity') this.inputs.set(name, 'eternity', col);
     else if (p.unit === 'eternity') throw new EngineError(`${name} is a ${spec.period} variable: give a ${spec.period}, not eternity`);
     else if (spec.period === 'year') this.inputs.set(name, String(p.year), col);
@@ -161,10 +188,18 @@ export class Simulation {
 
   private exact(spec: VariableSpec, period: string): Column {
     const name = spec.name;
-    const given = this.inputs.get(name, period);
-    if (given) return given;
+    const fixed = this.overrides.get(name);
+    if (fixed === undefined) {
+      const given = this.inputs.get(name, period);
+      if (given) return given;
+    }
     const done = this.computed.get(name, period);
     if (done) return done;
+    if (fixed !== undefined) {
+      const col = new COLUMN_TYPES[outputArrayType(spec)](this.count(spec.entity)).fill(fixed);
+      this.computed.set(name, period, col);
+      return col;
+    }
     const key = `${name}@${period}`;
     if (this.inProgress.has(key)) {
       const stack = [...this.inProgress];
@@ -182,7 +217,10 @@ export class Simulation {
       try {
         const deps = kernel.deps;
         const cols: Column[] = new Array(deps.length);
-        for (let i = 0; i < deps.length; i++) cols[i] = this.calculate(deps[i].name, deps[i].period);
+        for (let i = 0; i < deps.length; i++) {
+          const d = deps[i];
+          cols[i] = d.branch ? this.branch(d.branch).calculate(d.name, d.period) : this.calculate(d.name, d.period);
+        }
         col = kernel.run(cols, this.index);
       } finally {
         this.inProgress.delete(key);
@@ -223,10 +261,7 @@ export class Simulation {
   decode(name: string, column: Column): (number | boolean | string)[] {
     const spec = this.model.variable(name);
     if (spec.type === 'enum') return Array.from(column, (c) => spec.possible_values![c]);
-    if (spec.type === 'string') {
-      const d = this.stringDict(spec);
-      return Array.from(column, (c) => d.values[c]);
-    }
+    if (spec.type === 'string') return Array.from(column, (c) => strings.text(c));
     if (spec.type === 'bool') return Array.from(column, (c) => c !== 0);
     return Array.from(column);
   }

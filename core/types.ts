@@ -32,6 +32,11 @@ export interface CountryDef {
   entities: EntityDef[];
   /** Folder the country was loaded from. */
   folder: string;
+  /**
+   * Module folders (`country.yaml` `modules:`, e.g. one per US state): each may hold its own
+   * `parameters/`, `variables/` and `tests/`, loaded as part of the country.
+   */
+  modules: string[];
 }
 
 export interface VariableSpec {

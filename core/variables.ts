@@ -19,7 +19,8 @@ const variableSchema = {
     documentation: { type: 'string' },
     reference: {},
     default: { type: ['number', 'boolean', 'string'] },
-    possible_values: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[A-Za-z0-9_]+$' } },
+    // Letters of any script: PolicyEngine's county names keep their accents (DOÑA_ANA_COUNTY_NM).
+    possible_values: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[\\p{L}\\p{N}_]+$' } },
     defined_for: { type: 'string', pattern: '^[a-z_][a-z0-9_]*$' },
     formula: {
       oneOf: [
@@ -34,7 +35,7 @@ const variableSchema = {
   },
 } as const;
 
-const validateVariable = new Ajv({ allErrors: false, allowUnionTypes: true }).compile(variableSchema);
+const validateVariable = new Ajv({ allErrors: false, allowUnionTypes: true, unicodeRegExp: true }).compile(variableSchema);
 
 function describeAjvError(e: { instancePath: string; message?: string; params?: Record<string, unknown> }): string {
   const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
@@ -75,10 +76,9 @@ export function validateSpec(name: string, raw: unknown, file: string): Variable
   return spec;
 }
 
-/** Read every `*.yaml` under a folder (recursively) as a map of variable name -> spec. */
-export function loadVariables(folder: string): Map<string, VariableSpec> {
+/** Read every `*.yaml` under the folders (recursively) as one map of variable name -> spec. */
+export function loadVariables(folders: string | string[]): Map<string, VariableSpec> {
   const out = new Map<string, VariableSpec>();
-  if (!fs.existsSync(folder)) return out;
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -87,7 +87,7 @@ export function loadVariables(folder: string): Map<string, VariableSpec> {
       else if (/\.ya?ml$/.test(entry.name)) files.push(p);
     }
   };
-  walk(folder);
+  for (const folder of typeof folders === 'string' ? [folders] : folders) if (fs.existsSync(folder)) walk(folder);
   for (const file of files) {
     const doc = readYaml(file);
     if (doc === null || doc === undefined) continue;

@@ -1,6 +1,7 @@
 import { isDate } from './dates';
 import { normalizeMetadata, normalizeUprating } from './metadata';
 import { validate } from './schema';
+import { readDerivation } from './derived';
 import { kindOf, SeriesKind, valueAt } from './series';
 import {
   DatedValue,
@@ -37,8 +38,9 @@ function fail(file: string, where: string, message: string): never {
   throw new ParameterError(`${file}: ${where}: ${message}`, file, where);
 }
 
-export function classify(raw: unknown, file: string, path: string): 'leaf' | 'scale' | 'node' {
+export function classify(raw: unknown, file: string, path: string): 'leaf' | 'scale' | 'node' | 'derived' {
   if (!isMapping(raw)) fail(file, path || '(root)', raw === null ? 'is empty' : 'must be a mapping');
+  if ('derived' in raw) return 'derived';
   if ('values' in raw) return 'leaf';
   if ('brackets' in raw) return 'scale';
   const keys = Object.keys(raw);
@@ -204,8 +206,18 @@ export function buildNode(raw: Raw, file: string, path: string): ParameterNode {
   return node;
 }
 
+/** A `derived:` file: a leaf computed by a yearly formula, or a node of table quantiles (expanded later). */
+function buildDerived(raw: Raw, file: string, path: string): Parameter {
+  validate('derived', raw, file, path);
+  const metadata = normalizeMetadata(raw.metadata, raw.description, file, path);
+  const derivation = readDerivation(raw.derived as Raw, file, path);
+  if (derivation.kind === 'formula') return { kind: 'leaf', path, values: [], metadata, file, derived: derivation };
+  return { kind: 'node', path, children: {}, metadata, file, derivedTable: derivation };
+}
+
 export function buildParameter(raw: unknown, file: string, path: string): Parameter {
   const kind = classify(raw, file, path);
   const obj = raw as Raw;
+  if (kind === 'derived') return buildDerived(obj, file, path);
   return kind === 'leaf' ? buildLeaf(obj, file, path) : kind === 'scale' ? buildScale(obj, file, path) : buildNode(obj, file, path);
 }

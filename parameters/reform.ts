@@ -9,7 +9,7 @@ import { ParameterError, ParameterNode, ParameterValue, Reform } from './types';
  * "YYYY-MM-DD" key (open-ended), or a bare value (from the beginning of time, forever).
  */
 
-const value = { anyOf: [{ type: ['number', 'boolean', 'string', 'null'] }, { type: 'array', items: { type: 'string' } }] };
+const value = { anyOf: [{ type: ['number', 'boolean', 'string', 'null'] }, { type: 'array', items: { type: ['string', 'number'] } }] };
 export const reformSchema = {
   type: 'object',
   additionalProperties: { anyOf: [value, { type: 'object', additionalProperties: value }] },
@@ -68,6 +68,7 @@ export function applyReform(root: ParameterNode, reform: Reform): ParameterNode 
       throw new ParameterError(`reform: ${(err as Error).message}`, undefined, path);
     }
     if (found.kind !== 'leaf') fail(path, `is a ${found.kind}, not a single series: reform its leaves`);
+    if (found.derived) fail(path, 'is derived from other parameters when the tree is read: reform the parameters it is derived from');
     const kind = seriesKind(found.values);
     let values = found.values;
     for (const change of changesOf(path, spec)) {

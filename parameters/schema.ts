@@ -1,5 +1,6 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { ParameterError } from './types';
+import { derivedSchema } from './derived';
 
 /**
  * JSON Schemas for parameter files. Files are classified first (leaf, scale, node, index), then the
@@ -9,8 +10,8 @@ import { ParameterError } from './types';
 
 /** Metadata keys found in real PolicyEngine parameter files. Anything else is a typo and an error. */
 export const KNOWN_METADATA_KEYS: readonly string[] = [
-  'unit', 'label', 'description', 'documentation', 'reference', 'period', 'name', 'type',
-  'breakdown', 'breakdown_labels', 'uprating', 'propagate_metadata_to_children', 'economy', 'household',
+  'unit', 'label', 'description', 'documentation', 'reference', 'references', 'period', 'name', 'type',
+  'breakdown', 'breakdowns', 'breakdown_label', 'breakdown_labels', 'uprating', 'propagate_metadata_to_children', 'economy', 'household',
   'threshold_unit', 'rate_unit', 'amount_unit', 'base_unit', 'average_rate_unit',
   'threshold_period', 'amount_period', 'rate_period', 'tests',
   'uprate_thresholds', 'threshold_uprating', 'threshold', 'rate', 'amount', 'base', 'average_rate',
@@ -18,7 +19,7 @@ export const KNOWN_METADATA_KEYS: readonly string[] = [
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 const number = { finiteOrInfiniteNumber: true };
-const scalarValue = { anyOf: [number, { type: ['boolean', 'string', 'null'] }, { type: 'array', items: { type: 'string' } }] };
+const scalarValue = { anyOf: [number, { type: ['boolean', 'string', 'null'] }, { type: 'array', items: { type: ['string', 'number'] } }] };
 
 const uprating = {
   anyOf: [
@@ -66,6 +67,7 @@ export const metadataSchema = {
     description: { type: 'string' },
     documentation: { type: 'string' },
     reference: {},
+    references: {},
     period: { type: 'string' },
     name: { type: 'string' },
     type: { enum: ['marginal_rate', 'single_amount', 'marginal_amount', 'average_rate'] },
@@ -75,6 +77,14 @@ export const metadataSchema = {
         { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] } },
       ],
     },
+    // Found in PolicyEngine's files and ignored by policyengine-core: accepted as notes.
+    breakdowns: {
+      anyOf: [
+        { type: 'string' },
+        { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] } },
+      ],
+    },
+    breakdown_label: { anyOf: [{ type: 'string' }, { type: 'array' }] },
     breakdown_labels: { type: 'array' },
     uprating: upratingRef,
     propagate_metadata_to_children: { type: 'boolean' },
@@ -167,6 +177,13 @@ export const nodeFileSchema = {
   additionalProperties: { type: 'object', not: { type: 'array' } },
 };
 
+export const derivedFileSchema = {
+  type: 'object',
+  required: ['derived'],
+  additionalProperties: false,
+  properties: { ...common, reference: {}, derived: derivedSchema },
+};
+
 export const indexFileSchema = {
   type: ['object', 'null'],
   additionalProperties: false,
@@ -187,13 +204,14 @@ ajv.addSchema(metadataSchema);
 ajv.addSchema(numberLeafSchema);
 ajv.addSchema(amountLeafSchema);
 
-export type SchemaName = 'leaf' | 'scale' | 'node' | 'index';
+export type SchemaName = 'leaf' | 'scale' | 'node' | 'index' | 'derived';
 
 const validators: Record<SchemaName, ValidateFunction> = {
   leaf: ajv.compile(leafFileSchema),
   scale: ajv.compile(scaleFileSchema),
   node: ajv.compile(nodeFileSchema),
   index: ajv.compile(indexFileSchema),
+  derived: ajv.compile(derivedFileSchema),
 };
 
 /** "/values/2021-04-06" -> ".values.2021-04-06"; bracket items become "[i]". */

@@ -8,6 +8,7 @@ import { propagateMetadata } from './metadata';
 import { resolve, resolveParameter } from './paths';
 import { applyReform } from './reform';
 import { uprateSeries, valueAt } from './series';
+import { expandTableNode, formulaSeries, tableSeries } from './derived';
 import {
   DatedValue,
   NodeAt,
@@ -29,6 +30,26 @@ export interface LoadOptions {
 /** `[path, leaf]`: a series and its dotted path (bracket components as `scale[i].rate`). */
 export type LeafEntry = [string, ParameterLeaf];
 
+/** Merge `from` into `into` (both nodes at the same path). */
+function mergeNodes(into: ParameterNode, from: ParameterNode): void {
+  for (const [key, child] of Object.entries(from.children)) {
+    const mine = into.children[key];
+    if (mine === undefined) into.children[key] = child;
+    else if (mine.kind === 'node' && child.kind === 'node') mergeNodes(mine, child);
+    else throw new ParameterError(`${child.file}: ${child.path} is also defined by ${mine.file}`, child.file, child.path);
+  }
+  for (const [key, value] of Object.entries(from.metadata)) {
+    if (into.metadata[key] === undefined) into.metadata[key] = value;
+  }
+}
+
+/** Give every table-derived node its leaves, one per combination of its breakdown keys. */
+function expandDerivedTables(param: Parameter, lookup: BreakdownValues | undefined): void {
+  if (param.kind !== 'node') return;
+  if (param.derivedTable) expandTableNode(param, param.derivedTable, lookup);
+  else for (const child of Object.values(param.children)) expandDerivedTables(child, lookup);
+}
+
 function canonical(x: unknown): string {
   if (Array.isArray(x)) return `[${x.map(canonical).join(',')}]`;
   if (typeof x === 'object' && x !== null) {
@@ -48,6 +69,8 @@ export class ParameterTree {
   private readonly upratingNow = new Set<ParameterLeaf>();
   private readonly atCache = new Map<string, Map<Parameter, ValueAt | undefined>>();
   private readonly paths = new Map<string, Parameter>();
+  /** Work shared by the leaves of one table derivation (which year each year reads). */
+  private readonly derivationMemo = new Map<object, unknown>();
 
   private constructor(readonly root: ParameterNode, private readonly reformHash: string) {}
 
@@ -57,6 +80,23 @@ export class ParameterTree {
       throw new ParameterError(`${folder}: parameter folder not found`, folder);
     }
     return ParameterTree.finish(loadDirectory(folder, ''), options);
+  }
+
+  /**
+   * Several parameter folders as one tree (a country and its modules): each folder holds full
+   * paths from the root; nodes present in more than one folder are merged, and a parameter
+   * defined twice is an error naming both files.
+   */
+  static loadFolders(folders: string[], options: LoadOptions = {}): ParameterTree {
+    for (const folder of folders) {
+      if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+        throw new ParameterError(`${folder}: parameter folder not found`, folder);
+      }
+    }
+    if (folders.length === 0) return ParameterTree.finish({ kind: 'node', path: '', children: {}, metadata: {}, file: '' }, options);
+    const [first, ...rest] = folders.map((f) => loadDirectory(f, ''));
+    for (const other of rest) mergeNodes(first, other);
+    return ParameterTree.finish(first, options);
   }
 
   /**
@@ -78,6 +118,7 @@ export class ParameterTree {
   }
 
   private static finish(root: ParameterNode, options: LoadOptions): ParameterTree {
+    expandDerivedTables(root, options.breakdownValues);
     homogenizeBreakdowns(root, options.breakdownValues);
     propagateMetadata(root);
     const tree = new ParameterTree(root, '');
@@ -147,15 +188,15 @@ export class ParameterTree {
     const cached = this.series.get(leaf);
     if (cached) return cached;
     const spec = leaf.metadata.uprating;
-    if (!spec) return leaf.values;
+    if (!spec && !leaf.derived) return leaf.values;
     if (this.upratingNow.has(leaf)) {
       const cycle = [...this.upratingNow].map((l) => l.path).join(' -> ');
       throw new ParameterError(`${leaf.file}: ${leaf.path}: uprating cycle ${cycle} -> ${leaf.path}`, leaf.file, leaf.path);
     }
     this.upratingNow.add(leaf);
     try {
-      const index = this.get(spec.parameter) as ParameterLeaf;
-      const out = uprateSeries(leaf.values, this.effective(index), spec, leaf.path);
+      const own = leaf.derived ? this.derive(leaf) : leaf.values;
+      const out = spec ? uprateSeries(own, this.effective(this.get(spec.parameter) as ParameterLeaf), spec, leaf.path) : own;
       this.series.set(leaf, out);
       return out;
     } catch (err) {
@@ -166,6 +207,13 @@ export class ParameterTree {
     } finally {
       this.upratingNow.delete(leaf);
     }
+  }
+
+  /** A derived leaf's series, computed from this tree's parameters (so under this tree's reform). */
+  private derive(leaf: ParameterLeaf): DatedValue[] {
+    const d = leaf.derived!;
+    const src = { at: (p: string, instant: string) => this.at(p, instant) };
+    return d.kind === 'formula' ? formulaSeries(d, src, leaf) : tableSeries(d.spec, d.keys, src, this.derivationMemo);
   }
 
   /**

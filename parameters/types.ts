@@ -1,3 +1,4 @@
+import type { Derivation, TableDerivation } from './derived';
 /**
  * Parameter trees in the PolicyEngine/OpenFisca YAML format, and their values at an instant.
  * Instants are ISO dates "YYYY-MM-DD" (string comparison orders them).
@@ -5,7 +6,7 @@
 
 export type ScalarValue = number | boolean | string;
 /** A leaf value: a scalar, a list (e.g. a list of variable names for `adds`), or null (the series ends). */
-export type ParameterValue = ScalarValue | string[] | null;
+export type ParameterValue = ScalarValue | (string | number)[] | null;
 
 export interface DatedValue {
   /** First day the value applies, "YYYY-MM-DD". */
@@ -44,6 +45,8 @@ export interface ParameterLeaf {
   values: DatedValue[];
   metadata: ParameterMetadata;
   file: string;
+  /** A series computed from other parameters when the tree is read (parameters/derived.ts). */
+  derived?: Derivation;
 }
 
 export interface ScaleBracket {
@@ -72,6 +75,8 @@ export interface ParameterNode {
   children: Record<string, Parameter>;
   metadata: ParameterMetadata;
   file: string;
+  /** A node of table-derived leaves, expanded by breakdown when the tree is finished. */
+  derivedTable?: TableDerivation;
 }
 
 export type Parameter = ParameterLeaf | ParameterScale | ParameterNode;

@@ -5,6 +5,7 @@ import { defaultCode, parseExpression } from './formula';
 import { EnumInfo, RowIR } from './ir';
 import { MathNode, parse } from './parser';
 import { literalValue, Node, numericLiteral, readsAny } from './syntax';
+import { strings } from '../strings';
 
 /** A variable's formula compiled in a scope: its defined_for mask and its value. */
 export interface VariableBody {
@@ -41,7 +42,13 @@ export function compileVariableBody(c: ExprCompiler, b: KernelBuilder, env: Comp
     maskDefault = guarded.value;
   }
   const maskEnd = b.mainLines.length;
-  const result = c.compileBody(root, scope, hint, guarded?.then);
+  let result = c.compileBody(root, scope, hint, guarded?.then);
+  if (spec.type === 'string') {
+    if (result.k === 'const' && typeof result.v === 'string') result = { k: 'const', v: strings.code(result.v) };
+    else if (result.k !== 'row' || result.t !== 'str') throw new CompileError(`a string formula must give a text: a literal, name(enum) or a string variable`);
+  } else if (result.k === 'row' && result.t === 'str') {
+    throw new CompileError(`the formula gives a text but ${spec.name} is ${spec.type}`);
+  }
   const row = c.toRow(result, scope);
   if (spec.type === 'enum') {
     if (row.t !== 'enum') throw new CompileError(`an enum formula must give a value name such as "${spec.possible_values![0]}"`);

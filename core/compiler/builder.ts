@@ -4,6 +4,8 @@ import { literal } from './ir';
 export interface KernelDep {
   name: string;
   period: string;
+  /** Key of the branch the value comes from (core/branches.ts), absent for the simulation itself. */
+  branch?: string;
 }
 
 /** What a kernel needs from the population at run time. */
@@ -54,12 +56,12 @@ export class KernelBuilder {
   readonly helpers: string[] = [];
   private temps = 0;
 
-  dep(name: string, period: string): string {
-    const key = `${name}@${period}`;
+  dep(name: string, period: string, branch?: string): string {
+    const key = branch ? `${name}@${period}#${branch}` : `${name}@${period}`;
     let i = this.depIndex.get(key);
     if (i === undefined) {
       i = this.deps.length;
-      this.deps.push({ name, period });
+      this.deps.push(branch ? { name, period, branch } : { name, period });
       this.depIndex.set(key, i);
     }
     return `c${i}`;

@@ -10,6 +10,8 @@ import { foldOperator, selectToConditional, unrolledScale } from './fold';
 import { expressionAt } from './formula';
 import { compileVariableBody } from './body';
 import { Node, numericLiteral } from './syntax';
+import { compileCall } from './calls';
+import { strings } from '../strings';
 
 export interface CompileEnv {
   variables: Map<string, VariableSpec>;
@@ -17,9 +19,15 @@ export interface CompileEnv {
   /** True when every instance of `inner` lies inside one instance of `outer` (a person is inside every group). */
   isWithin(inner: string, outer: string): boolean;
   param(path: string): ValueAt;
+  /** A parameter's value at another instant ("YYYY-MM-DD"). */
+  paramAt(path: string, instant: string): ValueAt;
   hasParamRoot(name: string): boolean;
+  /** Whether `branch(..., rules = name)` names baseline or a rule set of the country. */
+  hasRuleSet(name: string): boolean;
   period: string;
   aliases: Record<string, string>;
+  /** The environment of the same model at another period (aliases are not carried over). */
+  forPeriod(period: string): CompileEnv;
 }
 
 type Local =
@@ -170,16 +178,37 @@ export class ExprCompiler {
       if (this.env.period === 'eternity') throw new CompileError('"year" has no value in an eternity formula');
       return { k: 'const', v: Number(this.env.period.slice(0, 4)) };
     }
+    if (name === 'month') {
+      if (this.env.period.length !== 7) throw new CompileError('"month" only has a value in a monthly formula');
+      return { k: 'const', v: Number(this.env.period.slice(5, 7)) };
+    }
     if (this.env.entities.has(name)) throw new CompileError(`entity "${name}" can only be used as ${name}.sum(...), ${name}.count(...) and the like`);
     throw new CompileError(`unknown name "${name}"`);
   }
 
-  private variable(name: string, period: string, scope: Scope): ConstIR | RowIR {
+  /** The same compiler reading variables and parameters at another period (locals stay visible). */
+  atPeriod(period: string): ExprCompiler {
+    const env = { ...this.env.forPeriod(period), aliases: this.env.aliases };
+    return new ExprCompiler(this.b, env, this.inlineLocals, this.fusion, this.inlined);
+  }
+
+  get period(): string {
+    return this.env.period;
+  }
+
+  /**
+   * A variable read at `period` from `scope` (projected from a containing group when needed),
+   * from a branch of the simulation when `branch` is its key.
+   */
+  variable(name: string, period: string, scope: Scope, branch?: string): ConstIR | RowIR {
     const spec = this.env.variables.get(name)!;
-    if (spec.type === 'string') throw new CompileError(`${name} is a string variable: declare it as an enum to use it in formulas`);
     const p = spec.period === 'eternity' ? 'eternity' : period;
-    const t: ScalarType = spec.type === 'bool' ? 'bool' : spec.type === 'enum' ? 'enum' : 'num';
+    const t: ScalarType = spec.type === 'bool' ? 'bool' : spec.type === 'enum' ? 'enum' : spec.type === 'string' ? 'str' : 'num';
     const enumInfo = spec.type === 'enum' ? { variable: name, values: spec.possible_values! } : undefined;
+    if (branch) {
+      const col = this.b.dep(name, p, branch);
+      return { k: 'row', code: this.project(col, spec.entity, scope, name), entity: scope.entity, t, enumInfo };
+    }
     if (this.fusion) {
       const key = `${name}@${p}`;
       const c = this.fusion.constants.get(key);
@@ -223,7 +252,7 @@ export class ExprCompiler {
     const d = dims[0] as unknown as Node;
     if (index.dotNotation || d.type === 'ConstantNode') return indexParam(obj, { key: d.value as string | number });
     const dyn = this.toRow(this.compile(dims[0], scope), scope);
-    return indexParam(obj, { row: dyn });
+    return indexParam(obj, { row: dyn }, this.b);
   }
 
   /** Any scalar IR as row code (constants become literals). */
@@ -245,7 +274,18 @@ export class ExprCompiler {
   private num(n: MathNode, scope: Scope): string {
     const ir = this.toRow(this.scalar(n, scope), scope);
     if (ir.t === 'enum') throw new CompileError(`"${n.toString()}" is an enum: compare it with a name, e.g. == "VALUE"`);
+    if (ir.t === 'str') throw new CompileError(`"${n.toString()}" is a string: compare it with a text, e.g. == "VALUE"`);
     return ir.code;
+  }
+
+  /** A string constant as a row of string codes (to compare with a string column). */
+  private strConst(v: string, scope: Scope): RowIR {
+    return { k: 'row', code: String(strings.code(v)), entity: scope.entity, t: 'str' };
+  }
+
+  /** A value in the type of `like` when that is a string column and the value a text constant. */
+  private asStrLike(ir: ConstIR | RowIR, like: ConstIR | RowIR, scope: Scope): ConstIR | RowIR {
+    return ir.k === 'const' && typeof ir.v === 'string' && like.k === 'row' && like.t === 'str' ? this.strConst(ir.v, scope) : ir;
   }
 
   private operator(node: Node, scope: Scope, hint?: EnumInfo): IR {
@@ -295,6 +335,7 @@ export class ExprCompiler {
   private rowCode(ir: ConstIR | RowIR, node: Node, scope: Scope): string {
     const r = this.toRow(ir, scope);
     if (r.t === 'enum') throw new CompileError(`an enum cannot be used in arithmetic ("${(node as unknown as MathNode).toString()}")`);
+    if (r.t === 'str') throw new CompileError(`a string cannot be used in arithmetic ("${(node as unknown as MathNode).toString()}")`);
     return r.code;
   }
 
@@ -310,8 +351,12 @@ export class ExprCompiler {
     let r = this.scalar(b, scope, l.k === 'row' && l.t === 'enum' ? l.enumInfo : undefined);
     if (l.k === 'const' && typeof l.v === 'string' && r.k === 'row' && r.t === 'enum') l = this.enumConst(l.v, r.enumInfo!);
     if (l.k === 'const' && r.k === 'const') return { k: 'const', v: foldOperator(fn, [l.v, r.v]) };
+    l = this.asStrLike(l, r, scope);
+    r = this.asStrLike(r, l, scope);
     const lr = this.toRow(l, scope);
     const rr = this.toRow(r, scope);
+    if ((lr.t === 'str') !== (rr.t === 'str')) throw new CompileError(`cannot compare a string with a number in "${a.toString()} ${CMP[fn]} ${b.toString()}"`);
+    if (lr.t === 'str' && fn !== 'equal' && fn !== 'unequal') throw new CompileError('strings can only be compared with == and !=');
     if ((lr.t === 'enum') !== (rr.t === 'enum')) throw new CompileError(`cannot compare an enum with a number in "${a.toString()} ${CMP[fn]} ${b.toString()}"`);
     if (lr.t === 'enum') {
       if (fn !== 'equal' && fn !== 'unequal') throw new CompileError('enums can only be compared with == and !=');
@@ -331,7 +376,12 @@ export class ExprCompiler {
     const y = this.scalar(b, scope, hint ?? (x.k === 'row' && x.t === 'enum' ? x.enumInfo : undefined));
     if (!hint && x.k === 'const' && typeof x.v === 'string' && y.k === 'row' && y.t === 'enum') x = this.enumConst(x.v, y.enumInfo!);
     if (x.k === 'const' && y.k === 'const' && x.v === y.v) return x;
-    const xr = this.toRow(x, scope), yr = this.toRow(y, scope);
+    if (x.k === 'const' && y.k === 'const' && typeof x.v === 'string' && typeof y.v === 'string') {
+      x = this.strConst(x.v, scope);
+    }
+    x = this.asStrLike(x, y, scope);
+    const xr = this.toRow(x, scope), yr = this.toRow(this.asStrLike(y, x, scope), scope);
+    if ((xr.t === 'str') !== (yr.t === 'str')) throw new CompileError(`both branches of a condition must be strings or both numbers ("${a.toString()}", "${b.toString()}")`);
     if ((xr.t === 'enum') !== (yr.t === 'enum')) throw new CompileError(`both branches of a condition must be enums or both numbers ("${a.toString()}", "${b.toString()}")`);
     const t: ScalarType = xr.t === yr.t ? xr.t : 'num';
     return { k: 'row', code: `(${this.toRow(cond, scope).code} ? ${xr.code} : ${yr.code})`, entity: scope.entity, t, enumInfo: xr.enumInfo ?? yr.enumInfo };
@@ -404,7 +454,11 @@ export class ExprCompiler {
       case 'isin': {
         arity(2, Infinity);
         const x = this.toRow(this.scalar(args[0], scope), scope);
-        const opts = args.slice(1).map((a) => this.toRow(this.scalar(a, scope, x.t === 'enum' ? x.enumInfo : undefined), scope));
+        if (args.length === 2) {
+          const list = this.compile(args[1], scope);
+          if (list.k === 'param') return this.isinList(x, list, args[1], scope);
+        }
+        const opts = args.slice(1).map((a) => this.toRow(this.asStrLike(this.scalar(a, scope, x.t === 'enum' ? x.enumInfo : undefined), x, scope), scope));
         const xv = numericLiteral(x.code);
         if (xv !== null && opts.every((o) => numericLiteral(o.code) !== null)) return { k: 'const', v: opts.some((o) => numericLiteral(o.code) === xv) };
         return { k: 'row', code: `(${opts.map((o) => `${x.code} === ${o.code}`).join(' || ')})`, entity: scope.entity, t: 'bool' };
@@ -430,23 +484,54 @@ export class ExprCompiler {
         if (s.k !== 'param' || k.k !== 'const') throw new CompileError(`${name}(scale, k) takes a scale parameter and a constant bracket number`);
         return scaleBracketValue(s, Number(k.v), name, this.b, scope.entity);
       }
-      default:
+      default: {
+        const ir = compileCall(this, this.b, this.env, name, args, scope);
+        if (ir) return ir;
         throw new CompileError(`unknown function "${name}"`);
+      }
     }
   }
 
-  private scaleCall(name: string, args: MathNode[], scope: Scope): IR {
+  /** isin(x, LIST): membership of x in a list held by a parameter, as a table lookup or a chain of tests. */
+  private isinList(x: RowIR, list: ParamIR, arg: MathNode, scope: Scope): IR {
+    const values = list.dims.length === 0 ? list.leaves[0] : null;
+    if (!Array.isArray(values)) throw new CompileError(`isin(x, ${arg.toString()}): the parameter is not a list`);
+    if (x.t === 'enum') {
+      const known = x.enumInfo!.values;
+      const table = Uint8Array.from(known, (v) => (values.includes(v) ? 1 : 0));
+      return { k: 'row', code: `${this.b.constant(table)}[${x.code}]`, entity: scope.entity, t: 'bool' };
+    }
+    const codes = values.map((v) => (x.t === 'str' ? String(strings.code(String(v))) : String(Number(v))));
+    if (codes.some((c) => c === 'NaN')) throw new CompileError(`isin(x, ${arg.toString()}): a number cannot be in a list of texts`);
+    if (codes.length === 0) return { k: 'const', v: false };
+    const set = this.b.constant(new Set(codes.map(Number)));
+    return { k: 'row', code: `${set}.has(${x.code})`, entity: scope.entity, t: 'bool' };
+  }
+
+  private scaleCall(name: string, allArgs: MathNode[], scope: Scope): IR {
+    // `right = true`: a value equal to a threshold belongs to the bracket below (numpy's digitize right=True).
+    let right = false;
+    const args = allArgs.filter((a) => {
+      const n = a as unknown as Node;
+      if (n.type !== 'AssignmentNode') return true;
+      const key = (n.object as Node).name;
+      const value = (n.value as Node).value;
+      if (key !== 'right' || typeof value !== 'boolean') throw new CompileError(`${name}(): the only named argument is right = true or false`);
+      right = value;
+      return false;
+    });
+    if (right && name !== 'lookup') throw new CompileError(`${name}(): right = true only changes lookup() (a marginal scale is continuous at its thresholds)`);
     if (args.length < 2 || args.length > 3) throw new CompileError(`${name}(scale, x[, breakdown]) takes 2 or 3 arguments`);
     let s = this.compile(args[0], scope);
     if (s.k !== 'param') throw new CompileError(`${name}(): "${args[0].toString()}" is not a scale parameter`);
-    if (args.length === 3) s = indexParam(s, { row: this.toRow(this.compile(args[2], scope), scope) });
+    if (args.length === 3) s = indexParam(s, { row: this.toRow(this.compile(args[2], scope), scope) }, this.b);
     const x = this.num(args[1], scope);
     if (s.dims.length === 0) {
-      const unrolled = unrolledScale(name, s.leaves[0]);
+      const unrolled = unrolledScale(name, s.leaves[0], right);
       if (unrolled) return { k: 'row', code: `${this.b.helper(unrolled)}(${x})`, entity: scope.entity, t: 'num' };
     }
     const { thresholds, values, index } = paramScales(s, this.b, name);
-    const fn = name === 'marginal' ? 'marginal' : name === 'lookup' ? 'lookup' : name === 'average' ? 'average' : 'stepsum';
+    const fn = name === 'marginal' ? 'marginal' : name === 'lookup' ? (right ? 'lookupRight' : 'lookup') : name === 'average' ? 'average' : 'stepsum';
     const sel = index === null ? '' : `[${index}]`;
     return { k: 'row', code: `H.${fn}(${thresholds}${sel}, ${values}${sel}, ${x})`, entity: scope.entity, t: 'num' };
   }

@@ -6,7 +6,7 @@ import { literal } from './ir';
  * A scale with constant brackets as a small function with the numbers inlined: several times
  * faster than looping over threshold arrays for every row.
  */
-export function unrolledScale(fn: string, leaf: unknown): ((name: string) => string) | null {
+export function unrolledScale(fn: string, leaf: unknown, right = false): ((name: string) => string) | null {
   const s = leaf as { kind?: string; thresholds?: number[]; values?: number[] };
   if (s?.kind !== 'scale' || !s.thresholds || s.thresholds.length > 12) return null;
   const t = s.thresholds.map(literal);
@@ -24,7 +24,7 @@ export function unrolledScale(fn: string, leaf: unknown): ((name: string) => str
   if (fn === 'lookup') {
     // The outermost test is the highest threshold: the highest bracket x reaches wins.
     let expr = '0';
-    for (let k = 0; k < n; k++) expr = `(x >= ${t[k]} ? ${v[k]} : ${expr})`;
+    for (let k = 0; k < n; k++) expr = `(x ${right ? '>' : '>='} ${t[k]} ? ${v[k]} : ${expr})`;
     return (name) => `const ${name} = (x) => (${expr});`;
   }
   return null;

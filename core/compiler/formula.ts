@@ -2,6 +2,7 @@ import { parse, MathNode } from './parser';
 import type { VariableSpec } from '../types';
 import { parsePeriod } from '../periods';
 import { CompileError } from './builder';
+import { strings } from '../strings';
 import type { CompileEnv } from './expr';
 
 const parsed = new Map<string, MathNode>();
@@ -43,7 +44,7 @@ export function outputArrayType(spec: VariableSpec): string {
 export function defaultCode(spec: VariableSpec): number {
   if (spec.type === 'enum') return spec.default === undefined ? 0 : spec.possible_values!.indexOf(String(spec.default));
   if (spec.type === 'bool') return spec.default ? 1 : 0;
-  if (spec.type === 'string') return 0;
+  if (spec.type === 'string') return strings.code(spec.default === undefined ? '' : String(spec.default));
   return typeof spec.default === 'number' ? spec.default : 0;
 }
 
@@ -81,5 +82,5 @@ function namesOf(list: string[] | string | undefined, env: CompileEnv): string[]
   if (Array.isArray(list)) return list;
   const v = env.param(list);
   if (!Array.isArray(v)) throw new CompileError(`parameter ${list} (used in adds/subtracts) is not a list of variables`);
-  return v;
+  return v.map(String);
 }

@@ -63,5 +63,6 @@ export function typeOfConst(v: number | boolean | string): ScalarType {
 export function arrayType(t: ScalarType, enumInfo?: EnumInfo): string {
   if (t === 'num') return 'Float64Array';
   if (t === 'bool') return 'Uint8Array';
+  if (t === 'str') return 'Int32Array';
   return enumInfo && enumInfo.values.length > 255 ? 'Int32Array' : 'Uint8Array';
 }

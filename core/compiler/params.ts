@@ -1,6 +1,7 @@
 import type { NodeAt, ScaleAt, ValueAt } from '../../parameters/types';
 import { CompileError, KernelBuilder } from './builder';
-import { ConstIR, ParamIR, ParamDim, RowIR } from './ir';
+import { ConstIR, ParamIR, ParamDim, RowIR, literal } from './ir';
+import { strings } from '../strings';
 
 function isNode(v: ValueAt): v is NodeAt {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as NodeAt).kind === 'node';
@@ -26,8 +27,17 @@ function bracketNode(s: ScaleAt, k: number, path: string): NodeAt {
   return { kind: 'node', children: { threshold: s.thresholds[k], [valueKey]: s.values[k] } };
 }
 
-function dimKeys(row: RowIR, first: ValueAt, path: string): { keys: string[]; code: string } {
+function dimKeys(row: RowIR, first: ValueAt, path: string, b: KernelBuilder): { keys: string[]; code: string } {
   if (row.t === 'enum') return { keys: row.enumInfo!.values, code: row.code };
+  if (row.t === 'str') {
+    // Every key gets its string code now, so the table covers any text that can match a key.
+    if (!isNode(first)) throw new CompileError(describe(first, path));
+    const keys = Object.keys(first.children);
+    const codes = keys.map((k) => strings.code(k));
+    const table = new Int32Array(Math.max(...codes, 0) + 1).fill(-1);
+    codes.forEach((c, i) => (table[c] = i));
+    return { keys, code: `H.strIndex(${b.constant(table)}, ${row.code}, ${literal(path)})` };
+  }
   if (row.t === 'bool') return { keys: ['false', 'true'], code: `(${row.code} ? 1 : 0)` };
   if (!isNode(first)) throw new CompileError(describe(first, path));
   const nums = Object.keys(first.children).map(Number);
@@ -42,7 +52,7 @@ function dimKeys(row: RowIR, first: ValueAt, path: string): { keys: string[]; co
 }
 
 /** Apply one index step (a fixed key or a per-row column) to a parameter. */
-export function indexParam(ir: ParamIR, step: { key: string | number } | { row: RowIR }): ParamIR {
+export function indexParam(ir: ParamIR, step: { key: string | number } | { row: RowIR }, b?: KernelBuilder): ParamIR {
   if ('key' in step) {
     const key = step.key;
     const path = typeof key === 'number' ? `${ir.path}[${key}]` : `${ir.path}.${key}`;
@@ -57,7 +67,8 @@ export function indexParam(ir: ParamIR, step: { key: string | number } | { row: 
     });
     return { k: 'param', path, leaves, dims: ir.dims };
   }
-  const { keys, code } = dimKeys(step.row, ir.leaves[0], ir.path);
+  if (step.row.t === 'str' && !b) throw new Error('internal: string breakdowns need the kernel builder');
+  const { keys, code } = dimKeys(step.row, ir.leaves[0], ir.path, b!);
   const by = step.row.enumInfo?.variable ?? step.row.code;
   const leaves: ValueAt[] = [];
   for (const leaf of ir.leaves) {

@@ -1,3 +1,4 @@
+import { strings } from '../strings';
 /**
  * Helpers called from generated kernels. They are monomorphic and small so V8 inlines them.
  * Scale semantics follow OpenFisca's tax scales.
@@ -30,6 +31,33 @@ export function bracket(t: Float64Array, x: number): number {
 export function lookup(t: Float64Array, v: Float64Array, x: number): number {
   const k = bracket(t, x);
   return k < 0 ? 0 : v[k];
+}
+
+/** lookup() with right-closed brackets: a value equal to a threshold stays in the bracket below. */
+export function lookupRight(t: Float64Array, v: Float64Array, x: number): number {
+  let k = -1;
+  for (let j = 0; j < t.length; j++) {
+    if (t[j] < x) k = j;
+    else break;
+  }
+  return k < 0 ? 0 : v[k];
+}
+
+/** The position of a string code among a parameter's keys (a table built when the kernel was compiled). */
+export function strIndex(table: Int32Array, code: number, path: string): number {
+  const k = code < table.length ? table[code] : -1;
+  if (k < 0) throw new Error(`parameter ${path} has no key for this value (a text that is not one of its keys)`);
+  return k;
+}
+
+/** The code of part of a text (`length` characters from `start`), memoised per call site. */
+export function substr(memo: Map<number, number>, code: number, start: number, length: number): number {
+  let out = memo.get(code);
+  if (out === undefined) {
+    out = strings.code(strings.text(code).substr(start, length));
+    memo.set(code, out);
+  }
+  return out;
 }
 
 /** Sum of the amounts of every bracket whose threshold x exceeds (marginal-amount scales). */
@@ -150,5 +178,5 @@ function rankRuns(key: Float64Array, cond: Uint8Array | null, group: Int32Array,
   return out;
 }
 
-export const runtime = { marginal, bracket, lookup, stepsum, average, round, mod, clampIndex, rank };
+export const runtime = { marginal, bracket, lookup, lookupRight, strIndex, substr, stepsum, average, round, mod, clampIndex, rank };
 export type Runtime = typeof runtime;

@@ -46,3 +46,21 @@ export class OAuthError extends Error {
     return { error: this.code, error_description: this.message };
   }
 }
+
+/**
+ * The microsimulation API's error body (DESIGN §5, FastAPI's shape): `{detail: message}`, with
+ * `errors: [{path, message}]` when a body or query had problems (every one listed, each with the
+ * place it is at), and any extra fields of the error (e.g. `used_by`).
+ */
+export function detailBody(error: ApiError): Record<string, unknown> {
+  const body: Record<string, unknown> = { detail: error.message };
+  if (error.errors && error.errors.length > 0) body.errors = error.errors;
+  return { ...body, ...(error.extra ?? {}) };
+}
+
+/** A 422 listing every problem of a microsimulation request body or query. */
+export function unprocessable(summary: string, errors: ProblemDetail[]): ApiError {
+  const shown = errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
+  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
+  return new ApiError(422, `${summary}: ${shown}${more}`, errors);
+}

@@ -19,7 +19,20 @@ const PATTERN_NAMES: Record<string, string> = {
 };
 
 export function makeValidator(schema: object, stripPrefix = ''): Validator {
-  const validate: ValidateFunction = ajv.compile(schema);
+  return wrap(ajv.compile(schema), stripPrefix);
+}
+
+// Query strings are text: numbers and booleans are converted, defaults filled in, and problems
+// reported under `query/<name>`.
+const queryAjv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, coerceTypes: true, useDefaults: true });
+
+/** Validates (and converts in place) a parsed query string object. */
+export function makeQueryValidator(schema: object): Validator {
+  const check = wrap(queryAjv.compile(schema), '');
+  return (value: unknown) => check(value).map((p) => ({ path: p.path === '(body)' ? 'query' : `query/${p.path}`, message: p.message }));
+}
+
+function wrap(validate: ValidateFunction, stripPrefix: string): Validator {
   return (value: unknown): ProblemDetail[] => {
     if (validate(value)) return [];
     // propertyNames failures are reported twice by ajv (the key's own pattern error and a summary): keep the first.

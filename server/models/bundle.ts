@@ -1,8 +1,10 @@
 /**
  * Released model versions as immutable bundles: one JSON file holding the country's rule files
- * (country.yaml, variables/, parameters/) verbatim, named by version and sealed by a SHA-256 of
- * its content. Verbatim files keep a bundle loadable by exactly the loader that reads a working
- * tree, so a release cannot drift from what its tests ran against.
+ * (country.yaml, variables/, parameters/, rule sets, data tables and modules: everything in the
+ * country folder but its tests) verbatim, named by version and sealed by a SHA-256 of its content.
+ * Verbatim files keep a bundle loadable by exactly the loader that reads a working tree, so a
+ * release cannot drift from what its tests ran against. Binary files (compressed data tables)
+ * travel base64-encoded in `blobs`.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -10,17 +12,22 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseYaml11 } from '../../parameters/yaml';
 
-export const BUNDLE_FORMAT = 'fiscus-bundle/1';
-const RULE_ENTRIES = ['country.yaml', 'variables', 'parameters'];
+export const BUNDLE_FORMAT = 'fiscus-bundle/2';
+/** Earlier bundles (rule YAML only, no blobs) are still read. */
+const FORMATS = ['fiscus-bundle/1', BUNDLE_FORMAT];
+/** Text files kept verbatim; anything else is a blob. */
+const TEXT_FILE = /\.(ya?ml|md|csv|txt|json)$/i;
 
 export interface Bundle {
-  format: typeof BUNDLE_FORMAT;
+  format: string;
   country: string;
   version: string;
-  /** sha256 of the canonical JSON of {country, version, files}. */
+  /** sha256 of the canonical JSON of {country, version, files} (and blobs, when there are any). */
   hash: string;
   /** Relative path (forward slashes) -> file text. */
   files: Record<string, string>;
+  /** Relative path -> base64 of a binary file's bytes. */
+  blobs?: Record<string, string>;
 }
 
 export class BundleError extends Error {
@@ -43,25 +50,37 @@ export function readCountryHeader(folder: string): { id: string; version: string
 export function buildBundle(countryFolder: string): Bundle {
   const { id, version } = readCountryHeader(countryFolder);
   const files: Record<string, string> = {};
-  for (const entry of RULE_ENTRIES) collect(countryFolder, entry, files);
-  return { format: BUNDLE_FORMAT, country: id, version, hash: hashOf(id, version, files), files };
+  const blobs: Record<string, string> = {};
+  for (const name of fs.readdirSync(countryFolder).sort()) collect(countryFolder, name, files, blobs);
+  return { format: BUNDLE_FORMAT, country: id, version, hash: hashOf(id, version, files, blobs), files, blobs };
 }
 
-function collect(root: string, relative: string, out: Record<string, string>): void {
+/** Every file but tests (any folder named `tests`) and hidden ones. */
+function collect(root: string, relative: string, files: Record<string, string>, blobs: Record<string, string>): void {
   const full = path.join(root, relative);
-  if (!fs.existsSync(full)) return;
+  const base = path.basename(relative);
+  if (base.startsWith('.')) return;
   const stat = fs.statSync(full);
   if (stat.isDirectory()) {
-    for (const name of fs.readdirSync(full).sort()) collect(root, `${relative}/${name}`, out);
-  } else if (/\.ya?ml$/.test(relative)) {
-    out[relative] = fs.readFileSync(full, 'utf8');
+    if (base === 'tests') return;
+    for (const name of fs.readdirSync(full).sort()) collect(root, `${relative}/${name}`, files, blobs);
+  } else if (TEXT_FILE.test(relative)) {
+    files[relative] = fs.readFileSync(full, 'utf8');
+  } else {
+    blobs[relative] = fs.readFileSync(full).toString('base64');
   }
 }
 
-function hashOf(country: string, version: string, files: Record<string, string>): string {
+function sortedCopy(map: Record<string, string>): Record<string, string> {
   const sorted: Record<string, string> = {};
-  for (const key of Object.keys(files).sort()) sorted[key] = files[key];
-  return crypto.createHash('sha256').update(JSON.stringify({ country, version, files: sorted })).digest('hex');
+  for (const key of Object.keys(map).sort()) sorted[key] = map[key];
+  return sorted;
+}
+
+function hashOf(country: string, version: string, files: Record<string, string>, blobs: Record<string, string> = {}): string {
+  const content: Record<string, unknown> = { country, version, files: sortedCopy(files) };
+  if (Object.keys(blobs).length) content.blobs = sortedCopy(blobs);
+  return crypto.createHash('sha256').update(JSON.stringify(content)).digest('hex');
 }
 
 export function bundlePath(releasesRoot: string, country: string, version: string): string {
@@ -98,13 +117,13 @@ export function readBundle(file: string): Bundle {
     throw new BundleError(`${file}: not a readable bundle: ${(error as Error).message}`);
   }
   const b = raw as Partial<Bundle>;
-  if (b.format !== BUNDLE_FORMAT || typeof b.country !== 'string' || typeof b.version !== 'string' || typeof b.hash !== 'string' || !b.files || typeof b.files !== 'object') {
+  if (!FORMATS.includes(b.format as string) || typeof b.country !== 'string' || typeof b.version !== 'string' || typeof b.hash !== 'string' || !b.files || typeof b.files !== 'object') {
     throw new BundleError(`${file}: not a ${BUNDLE_FORMAT} bundle (needs format, country, version, hash, files)`);
   }
-  for (const [name, text] of Object.entries(b.files)) {
+  for (const [name, text] of [...Object.entries(b.files), ...Object.entries(b.blobs ?? {})]) {
     if (typeof text !== 'string' || !safeRelative(name)) throw new BundleError(`${file}: bad file entry "${name}"`);
   }
-  if (hashOf(b.country, b.version, b.files) !== b.hash) throw new BundleError(`${file}: content does not match its hash (the file was modified)`);
+  if (hashOf(b.country, b.version, b.files, b.blobs) !== b.hash) throw new BundleError(`${file}: content does not match its hash (the file was modified)`);
   if (path.basename(file) !== `${b.version}.json`) throw new BundleError(`${file}: holds version ${b.version}, but is named ${path.basename(file)}`);
   return b as Bundle;
 }
@@ -121,11 +140,13 @@ export function materialiseBundle(bundle: Bundle, cacheRoot: string = path.join(
   const folder = path.join(cacheRoot, `${bundle.country}-${bundle.hash.slice(0, 16)}`);
   if (fs.existsSync(path.join(folder, '.complete'))) return folder;
   const temporary = `${folder}.${process.pid}.${Date.now()}.tmp`;
-  for (const [name, text] of Object.entries(bundle.files)) {
+  const write = (name: string, content: string | Buffer) => {
     const target = path.join(temporary, ...name.split('/'));
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, text);
-  }
+    fs.writeFileSync(target, content);
+  };
+  for (const [name, text] of Object.entries(bundle.files)) write(name, text);
+  for (const [name, data] of Object.entries(bundle.blobs ?? {})) write(name, Buffer.from(data, 'base64'));
   fs.writeFileSync(path.join(temporary, '.complete'), bundle.hash);
   try {
     fs.renameSync(temporary, folder);

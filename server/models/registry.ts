@@ -27,7 +27,7 @@ export interface ResolvedModel<M> {
   model: M;
 }
 
-interface Source {
+export interface Source {
   version: string;
   /** Working-tree folder, or a bundle file. */
   folder?: string;
@@ -88,6 +88,31 @@ export class ModelRegistry<M> {
     return { country, version: source.version, model: this.load(country, source) };
   }
 
+  /**
+   * Every version a country has here: its released bundles (oldest first), then the working tree.
+   * The microsimulation catalogue records each as a version row.
+   */
+  sources(country: string): Source[] {
+    const v = this.versionsOf(country);
+    if (!v) return [];
+    return v.tree ? [...v.bundles, v.tree] : [...v.bundles];
+  }
+
+  /** The `current` source of a country (what `version: current` answers with), if it has one. */
+  currentSource(country: string): Source | undefined {
+    return this.versionsOf(country)?.current;
+  }
+
+  /** A loadable folder for a source: the working tree itself, or the bundle unpacked once. */
+  folderOf(source: Source): string {
+    return source.folder ?? materialiseBundle(readBundle(source.bundleFile!), this.options.bundleCacheRoot);
+  }
+
+  /** The model of a source (cached like the ones `resolve` returns). */
+  modelOf(country: string, source: Source): M {
+    return this.load(country, source);
+  }
+
   private activeVersions(v: CountryVersions): string[] {
     const all = new Set(v.bundles.map((b) => b.version));
     if (v.tree) all.add(v.tree.version);
@@ -100,7 +125,7 @@ export class ModelRegistry<M> {
     if (!model) {
       // A broken model answers 500 for its own country only; the next request tries again.
       try {
-        const folder = source.folder ?? materialiseBundle(readBundle(source.bundleFile!), this.options.bundleCacheRoot);
+        const folder = this.folderOf(source);
         model = this.options.loadModel(folder);
       } catch (error) {
         throw new ApiError(500, `The ${country} model (version ${source.version}) failed to load: ${(error as Error).message}`);

@@ -20,6 +20,7 @@ const COUNTRY: CountryDef = {
   version: '0.0.1',
   currency: 'X',
   yearInstant: '01-01',
+  modules: [],
   folder: '/nowhere',
   entities: [
     { key: 'person', plural: 'people', isPerson: true, within: [] },

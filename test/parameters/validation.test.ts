@@ -49,7 +49,7 @@ describe('parameters: file validation', () => {
 
     it('rejects values of a type parameters cannot hold', () => {
       expectParameterError(() => build({ values: { '2020-01-01': { value: { x: 1 } } } }), 'gov.p.values.2020-01-01.value: must be a number');
-      expectParameterError(() => build({ values: { '2020-01-01': [1, 2] } }), 'gov.p.values.2020-01-01[0]: must be text');
+      expectParameterError(() => build({ values: { '2020-01-01': [1, true] } }), 'gov.p.values.2020-01-01[1]: must be text or number');
       expectParameterError(() => build({ values: { '2020-01-01': { a: 1 } } }), 'gov.p.values.2020-01-01.a: unknown key "a"');
       expectParameterError(() => build({ values: { '2020-01-01': { metadata: {} } } }), 'gov.p.values.2020-01-01: missing key "value"');
     });
@@ -185,5 +185,14 @@ describe('parameters: file validation', () => {
     it('rejects a missing folder', () => {
       expectParameterError(() => load('nope'), 'parameter folder not found');
     });
+  });
+});
+
+describe('parameters: PolicyEngine metadata keys', () => {
+  it('accepts references, breakdowns and breakdown_label as notes and still rejects typos', () => {
+    const ok = { metadata: { unit: 'USD', references: [{ title: 'x', href: 'https://example.org' }], breakdowns: ['filing_status'], breakdown_label: ['Filing status'] }, values: { '2020-01-01': 1 } };
+    expect(() => ParameterTree.fromObject(ok, 'gov.x', 'x.yaml')).not.to.throw();
+    const typo = { metadata: { refrence: 'x' }, values: { '2020-01-01': 1 } };
+    expect(() => ParameterTree.fromObject(typo, 'gov.x', 'x.yaml')).to.throw(/refrence/);
   });
 });

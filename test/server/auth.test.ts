@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as jwt from 'jsonwebtoken';
 import { ClientStore, ClientStoreError } from '../../server/auth/client-store';
 import { ConfigError, loadAuthConfig } from '../../server/auth/config';
-import { startHouseholdServer } from '../../server/household/start';
+import { startServer } from '../../server/start';
 import { FIXTURE_COUNTRIES, family, get, post, startTestServer, tempDir, type TestServer } from './helpers';
 
 const SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
@@ -34,7 +34,7 @@ describe('auth: configuration', () => {
   it('makes the server refuse to start half-configured', async () => {
     let failure: unknown;
     try {
-      await startHouseholdServer({ port: 0, countriesRoot: FIXTURE_COUNTRIES, env: { AUTH_ENABLED: 'true' } });
+      await startServer({ port: 0, countriesRoot: FIXTURE_COUNTRIES, env: { AUTH_ENABLED: 'true' } });
     } catch (error) {
       failure = error;
     }

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startHouseholdServer, type RunningServer, type StartOptions } from '../../server/household/start';
+import { startServer, type RunningServer, type StartOptions } from '../../server/start';
 
 /** Source folder of the test countries (YAML is not copied to dist/, so resolve from the repo root). */
 export const FIXTURE_COUNTRIES = path.resolve(__dirname, '../../../test/server/fixtures/countries');
@@ -17,7 +17,8 @@ export interface TestServer extends RunningServer {
 
 export async function startTestServer(options: Partial<StartOptions> = {}): Promise<TestServer> {
   const logs: string[] = [];
-  const running = await startHouseholdServer({
+  const running = await startServer({
+    microsim: false,
     port: 0,
     host: '127.0.0.1',
     countriesRoot: FIXTURE_COUNTRIES,

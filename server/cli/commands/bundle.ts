@@ -7,7 +7,7 @@ import { parseArgs } from '../args';
 import { packageRoot } from '../root';
 import { BundleError, writeBundle } from '../../models/bundle';
 import { loadCountryModel } from '../../models/engine';
-import { defaultReleasesRoot } from '../../household/start';
+import { defaultReleasesRoot } from '../../start';
 
 const usage = `Usage: fiscus bundle COUNTRY [--countries DIR] [--releases DIR]
 

@@ -9,7 +9,7 @@ import { ApiError } from '../../http/errors';
 import { DEFAULT_LIMITS, HouseholdCalculator } from '../../household/calculate';
 import { coreEngine, loadCountryModel } from '../../models/engine';
 import { ModelRegistry } from '../../models/registry';
-import { defaultReleasesRoot } from '../../household/start';
+import { defaultReleasesRoot } from '../../start';
 
 const usage = `Usage: fiscus calc COUNTRY FILE [--countries DIR] [--releases DIR]
 

@@ -1,0 +1,143 @@
+/**
+ * What a worker does with a job, whichever queue delivered it: claim the simulation in the
+ * database (one owner at a time), run it with the simulation module, beat a heartbeat with its
+ * progress, store the outcome; then finish the reports that were waiting on it. The same handler
+ * runs in the API process (in-process queue) and in `fiscus worker` processes (Redis).
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { CountryModel } from '../../core/model';
+import type { Reform } from '../../parameters/types';
+import type { DataModules, SimulationOutcome } from '../microsim/data-modules';
+import { modelFolderPath } from '../microsim/model-folders';
+import type { ModelRegistry } from '../models/registry';
+import type { Job, JobHandler } from '../queue/types';
+import type { Storage } from '../storage';
+import type { ParameterSetStore } from '../storage/parameter-sets';
+import type { SimulationRow } from '../storage/rows';
+
+export interface JobContext {
+  storage: Storage;
+  registry: ModelRegistry<CountryModel>;
+  storageDir: string;
+  modules: DataModules;
+  /** This process, as recorded in `simulations.owner`. */
+  owner: string;
+  log(message: string): void;
+  /** Heartbeat period (ms, default 1000); a running simulation silent for `staleMs` has lost its owner. */
+  heartbeatMs?: number;
+  staleMs?: number;
+  /** Attempts before a simulation whose workers keep dying is failed (default 3). */
+  maxAttempts?: number;
+  threads?: number;
+}
+
+export const DEFAULT_STALE_MS = 15_000;
+
+export function ownerName(): string {
+  return `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export function createJobHandler(ctx: JobContext): JobHandler {
+  return async (job: Job, lease) => {
+    if (job.kind === 'simulation') await runSimulationJob(ctx, job.id, lease.force);
+    else await finishReport(ctx, job.id);
+  };
+}
+
+async function runSimulationJob(ctx: JobContext, id: string, force: boolean): Promise<void> {
+  const sims = ctx.storage.simulations;
+  const staleBefore = new Date(Date.now() - (ctx.staleMs ?? DEFAULT_STALE_MS)).toISOString();
+  const claim = await sims.claim(id, ctx.owner, { staleBefore, force, maxAttempts: ctx.maxAttempts ?? 3 });
+  if ('skipped' in claim) {
+    // Done already (a duplicate delivery), or failed for good: its reports may still wait.
+    if (claim.skipped === 'completed' || claim.skipped === 'failed') await finishReportsOf(ctx, id);
+    return;
+  }
+  const row = claim.claimed;
+  const abort = new AbortController();
+  let progress = 0;
+  const beat = setInterval(() => {
+    sims.heartbeat(id, ctx.owner, progress).then((held) => {
+      if (!held) abort.abort(new Error('the claim on this simulation was taken over'));
+    }, (error) => ctx.log(`simulation ${id}: heartbeat failed: ${(error as Error).message}`));
+  }, ctx.heartbeatMs ?? 1000);
+  try {
+    const outcome = await execute(ctx, row, (f) => (progress = Math.max(progress, Math.min(1, f))), abort.signal);
+    clearInterval(beat);
+    // Stored relative to the storage folder: workers on other machines may mount it elsewhere.
+    await sims.complete(id, ctx.owner, outcome.summary, path.relative(ctx.storageDir, outcome.outputFile).split(path.sep).join('/'));
+  } catch (error) {
+    clearInterval(beat);
+    if (abort.signal.aborted) return; // another worker owns it now
+    const message = (error as Error)?.message ?? String(error);
+    ctx.log(`simulation ${id} failed: ${message}`);
+    await sims.fail(id, ctx.owner, message);
+  }
+  await finishReportsOf(ctx, id);
+}
+
+async function execute(ctx: JobContext, row: SimulationRow, onProgress: (f: number) => void, signal: AbortSignal): Promise<SimulationOutcome> {
+  const simulation = ctx.modules.simulation;
+  if (!simulation) throw new Error('this worker cannot run simulations: the simulation module (server/simulation) is not installed');
+  const version = await ctx.storage.catalogue.getVersion(row.tax_benefit_model_version_id);
+  const dataset = await ctx.storage.datasets.get(row.dataset_id);
+  if (!version || !dataset) throw new Error(`the simulation's ${version ? 'dataset' : 'model version'} is no longer stored`);
+  const { country, folder } = await modelFolderPath(ctx, version);
+  return simulation.runSimulation(
+    {
+      country,
+      modelFolder: folder,
+      datasetFile: path.join(ctx.storageDir, dataset.filepath),
+      year: row.year,
+      reform: row.policy_id ? await reformOf(ctx.storage.policies, row.policy_id) : undefined,
+      dynamic: row.dynamic_id ? await reformOf(ctx.storage.dynamics, row.dynamic_id) : undefined,
+      region: row.region,
+      outputFile: path.join(ctx.storageDir, 'outputs', `${row.id}.h5`),
+      threads: ctx.threads,
+    },
+    onProgress,
+    signal,
+  );
+}
+
+/** A stored policy or dynamic as a reform: `{name: {"start.end": value}}` ("start" alone when open-ended). */
+export async function reformOf(store: ParameterSetStore, id: string): Promise<Reform> {
+  const reform: Reform = {};
+  for (const v of await store.values(id)) {
+    const period = v.end_date ? `${v.start_date}.${v.end_date}` : v.start_date;
+    (reform[v.parameter_name] ??= {})[period] = JSON.parse(v.value_json);
+  }
+  return reform;
+}
+
+async function finishReportsOf(ctx: JobContext, simulationId: string): Promise<void> {
+  for (const report of await ctx.storage.simulations.openReportsOf(simulationId)) await finishReport(ctx, report.id);
+}
+
+/** Computes a report whose simulations are both done (or fails it with the failed one's reason). */
+export async function finishReport(ctx: JobContext, id: string): Promise<void> {
+  const sims = ctx.storage.simulations;
+  const report = await sims.getReport(id);
+  if (!report || report.status !== 'pending') return;
+  const [baseline, reform] = await Promise.all([sims.get(report.baseline_simulation_id), sims.get(report.reform_simulation_id)]);
+  if (!baseline || !reform) return void (await sims.failReport(id, 'its simulations are no longer stored'));
+  const failed = [baseline, reform].find((s) => s.status === 'failed');
+  if (failed) return void (await sims.failReport(id, `${failed === baseline ? 'baseline' : 'reform'} simulation ${failed.id} failed: ${failed.error_message ?? 'no reason recorded'}`));
+  if (baseline.status !== 'completed' || reform.status !== 'completed') return;
+  try {
+    if (!ctx.modules.simulation) throw new Error('the simulation module (server/simulation) is not installed');
+    const version = await ctx.storage.catalogue.getVersion(baseline.tax_benefit_model_version_id);
+    const model = version && (await ctx.storage.catalogue.getModel(version.model_id));
+    if (!model) throw new Error('the simulations name a model version that is not stored');
+    const result = await ctx.modules.simulation.economicImpact(model.country, outcomeOf(ctx, baseline), outcomeOf(ctx, reform));
+    await sims.completeReport(id, result);
+  } catch (error) {
+    ctx.log(`report ${id} failed: ${(error as Error).message}`);
+    await sims.failReport(id, `the report could not be computed: ${(error as Error).message}`);
+  }
+}
+
+function outcomeOf(ctx: JobContext, row: SimulationRow): SimulationOutcome {
+  return { summary: row.summary === null ? null : JSON.parse(row.summary), outputFile: path.join(ctx.storageDir, row.output_file ?? '') };
+}
