@@ -5,6 +5,7 @@
  * column and the first bad row; columns the model does not know are warnings (they are ignored).
  */
 import type { CountryModel } from '../../core/model';
+import type { VariableSpec } from '../../core/types';
 import { columnMismatch } from './columns';
 import { isStructural, linkTables, Links, outermostEntity } from './link';
 import { resolveUnassigned } from './read';
@@ -47,13 +48,25 @@ export function checkWithLinks(input: DatasetTables, model: CountryModel): { che
         errors.push({ table: e.key, column: name, row: bad.row, message: bad.message });
         continue;
       }
-      if (spec.formula !== undefined || spec.adds !== undefined || spec.subtracts !== undefined) {
+      if (isComputed(spec)) {
         warnings.push({ table: e.key, column: name, message: `${name} is computed by the model: the dataset's values replace the formula` });
       }
     }
   }
   const weighted = checkWeights(tables, model, errors);
   return { check: { errors, warnings, counts, weighted_households: weighted }, links, tables };
+}
+
+/**
+ * True for variables the model computes. A formula that only carries the variable's own value
+ * forward from last year (`last_year(x)`, PolicyEngine's way of ageing reported amounts) still
+ * describes an input: a dataset giving it is expected.
+ */
+function isComputed(spec: VariableSpec): boolean {
+  if (spec.adds !== undefined || spec.subtracts !== undefined) return true;
+  if (spec.formula === undefined) return false;
+  const forms = typeof spec.formula === 'string' ? [spec.formula] : Object.values(spec.formula);
+  return forms.some((f) => f.replace(/\s+/g, '') !== `last_year(${spec.name})`);
 }
 
 /** Weights of the outermost group (`household_weight`): present, finite and non-negative. Returns their sum. */

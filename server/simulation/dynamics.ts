@@ -25,8 +25,13 @@ export interface LabourSupplyParams {
   wageBound: number;
 }
 
-/** Where the parameters live (the tree M1 adds under gov.simulation). */
-export const LSR_ROOT = 'gov.simulation.labour_supply_response';
+/**
+ * Where the parameters live: PolicyEngine's paths (UK `labour_supply_responses`, US
+ * `labor_supply_responses`), or the singular form of the first API design. The first root the
+ * model has (or the dynamic names) is used.
+ */
+export const LSR_ROOTS = ['gov.simulation.labour_supply_responses', 'gov.simulation.labor_supply_responses', 'gov.simulation.labour_supply_response'];
+/** Defaults for the leaves a model may not have: a £100 (or $100) rise for marginal rates, no clipping below ±100%. */
 const DEFAULTS = { delta: 100, incomeBound: 1, wageBound: 1 };
 
 /** The response parameters of a dynamic for a year, or null when both elasticities are zero. */
@@ -36,8 +41,9 @@ export function labourSupplyParams(model: CountryModel, dynamic: Reform | undefi
   const tree = model.parameters;
   const known = Object.fromEntries(Object.entries(dynamic).filter(([p]) => tree.has(p)));
   const reformed = Object.keys(known).length ? tree.withReform(known) : tree;
+  const root = LSR_ROOTS.find((r) => tree.has(r) || Object.keys(dynamic).some((p) => p.startsWith(`${r}.`))) ?? LSR_ROOTS[0];
   const read = (leaf: string, fallback: number): number => {
-    const path = `${LSR_ROOT}.${leaf}`;
+    const path = `${root}.${leaf}`;
     if (!(path in known) && path in dynamic) return numberAt(dynamic[path], instant) ?? fallback;
     if (!reformed.has(path)) return fallback;
     try {
@@ -70,6 +76,7 @@ function numberAt(series: Record<string, unknown>, instant: string): number | un
 type Evaluate = (model: CountryModel, pop: Population, inputs: MicrodataInput[], reform: Reform | undefined, targets: string[], year: number, replace?: Record<string, Column>) => Map<string, Column>;
 
 const NET = 'household_net_income';
+const EARNINGS = 'employment_income';
 
 /**
  * Effective marginal tax rate of every earner (0 for others): each pass raises the earnings of
@@ -94,7 +101,7 @@ export function marginalRates(model: CountryModel, pop: Population, inputs: Micr
   for (let k = 0; k < passes; k++) {
     const raised = Float64Array.from(earnings);
     for (let p = 0; p < n; p++) if (rank[p] === k) raised[p] += delta;
-    const after = evaluate(model, pop, inputs, reform, [NET], year, { employment_income: raised }).get(NET)!;
+    const after = evaluate(model, pop, inputs, reform, [NET], year, { [EARNINGS]: raised }).get(NET)!;
     for (let p = 0; p < n; p++) if (rank[p] === k) mtr[p] = 1 - (after[hh[p]] - net[hh[p]]) / delta;
   }
   return mtr;
@@ -106,12 +113,14 @@ const clip = (x: number, bound: number) => (x < -bound ? -bound : x > bound ? bo
 export function labourSupplyResponse(model: CountryModel, pop: Population, inputs: MicrodataInput[], reform: Reform | undefined, year: number, params: LabourSupplyParams, evaluate: Evaluate): { response: Float64Array; employmentIncome: Float64Array } {
   const person = model.personEntity().key;
   const n = pop.count[person];
-  const given = inputs.find((i) => i.name === 'employment_income')?.values;
-  const earnings = given ? Float64Array.from(given) : new Float64Array(n);
   const top = Object.keys(pop.membership).find((g) => model.variable(NET).entity === g)!;
   const hh = pop.membership[top];
+  // Earnings before any response: the dataset's employment income, or what the model computes
+  // from its own inputs (employment_income_before_lsr and the like).
+  const first = evaluate(model, pop, inputs, undefined, [NET, EARNINGS], year);
+  const earnings = Float64Array.from(first.get(EARNINGS)!);
   const measure = (policy: Reform | undefined) => {
-    const net = evaluate(model, pop, inputs, policy, [NET], year).get(NET)! as Float64Array;
+    const net = (policy === undefined ? first : evaluate(model, pop, inputs, policy, [NET], year)).get(NET)! as Float64Array;
     const mtr = params.substitution !== 0 ? marginalRates(model, pop, inputs, policy, year, earnings, net, params.delta, evaluate) : new Float64Array(n);
     return { net, mtr };
   };

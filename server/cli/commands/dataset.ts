@@ -3,6 +3,7 @@ import * as path from 'path';
 import { CountryModel } from '../../../core/model';
 import { checkDataset, DatasetTables, formatProblem, readDataset, synthesize, writeDataset } from '../../datasets';
 import { resolveUnassigned } from '../../datasets/read';
+import { compareHouseholds, readExpected } from '../../datasets/compare';
 import { parseArgs, ParsedArgs } from '../args';
 import { CliCommand, CliIO, UsageError } from '../command';
 import { progressBar } from '../progress';
@@ -13,6 +14,7 @@ const USAGE = `Usage:
   fiscus dataset check FILE --country C [--country-dir DIR] [--json]
   fiscus dataset info FILE
   fiscus dataset convert FILE OUT.h5 --country C [--country-dir DIR]
+  fiscus dataset compare FILE EXPECTED.csv --country C [--year Y] [--show N] [--country-dir DIR]
 
 synth    writes a synthetic population in Fiscus's layout (docs/datasets.md); the same
          options and seed give the same file. Defaults: --year 2025 --seed 1.
@@ -20,7 +22,10 @@ check    reads FILE (Fiscus's layout, PolicyEngine's tables or time-period array
          it against the country model: errors name the table, column and first bad row;
          exits 1 when there are errors.
 info     prints the layout, the year and each table's rows and columns.
-convert  checks FILE and writes it in Fiscus's layout (columns the model does not know are kept).`;
+convert  checks FILE and writes it in Fiscus's layout (columns the model does not know are kept).
+compare  computes the household variables of EXPECTED.csv (one row per household in household_id
+         order, as PolicyEngine's samples in ../shared/datasets) and counts the households within
+         1 of each, listing the largest differences. Default year: the file's, else 2025.`;
 
 function countryFolder(parsed: ParsedArgs, io: CliIO): string {
   const country = parsed.options.country;
@@ -90,16 +95,31 @@ async function convert(parsed: ParsedArgs, io: CliIO): Promise<number> {
   return 0;
 }
 
+async function compare(parsed: ParsedArgs, io: CliIO): Promise<number> {
+  const [, file, csv] = parsed.positionals;
+  if (!file || !csv || parsed.positionals.length !== 3) throw new UsageError('give a dataset and a CSV of expected values');
+  const model = CountryModel.load(countryFolder(parsed, io));
+  const tables = await readDataset(path.resolve(io.cwd, file), { model });
+  const year = Number(parsed.options.year ?? tables.year ?? 2025);
+  const rows = compareHouseholds(tables, model, year, readExpected(path.resolve(io.cwd, csv)), 1, Number(parsed.options.show ?? 5));
+  for (const r of rows) {
+    io.out(`${r.variable}: ${r.within} of ${r.households} households within 1`);
+    for (const w of r.worst) io.out(`  household ${w.id}: ours ${w.ours.toFixed(2)}, expected ${w.theirs.toFixed(2)} (${(w.ours - w.theirs).toFixed(2)})`);
+  }
+  return 0;
+}
+
 export const command: CliCommand = {
   name: 'dataset',
   summary: 'Synthesise, check, describe or convert HDF5 microdata',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const parsed = parseArgs(args, ['households', 'year', 'seed', 'country', 'country-dir'], ['json']);
+    const parsed = parseArgs(args, ['households', 'year', 'seed', 'country', 'country-dir', 'show'], ['json']);
     const sub = parsed.positionals[0];
     if (sub === 'synth') return synth(parsed, io);
     if (sub === 'check') return check(parsed, io);
     if (sub === 'convert') return convert(parsed, io);
+    if (sub === 'compare') return compare(parsed, io);
     if (sub === 'info') {
       if (parsed.positionals.length !== 2) throw new UsageError('give one dataset file');
       for (const line of describe(await readDataset(path.resolve(io.cwd, parsed.positionals[1])))) io.out(line);

@@ -7,7 +7,7 @@ import { synthesizeUk } from './uk';
 
 export type SynthCountry = 'uk' | 'us';
 
-const GENERATORS: Record<string, (o: { households: number; year: number; seed: number }, p?: (d: number, t: number) => void) => DatasetTables> = {
+const GENERATORS: Record<string, (o: { households: number; year: number; seed: number }, p?: (d: number, t: number) => void) => Promise<DatasetTables>> = {
   uk: synthesizeUk,
 };
 

@@ -132,21 +132,23 @@ export const SAVINGS = { median: 12000, sigma: 1.4, interest: 0.03 };
 export const PENSION = { age: 66, newSchemeMaxAge: 74, fullShare: 0.8, additionalMedian: 1500, privateShare: 0.7, privateMedian: 7500, privateSigma: 0.9 };
 
 /**
- * Weekly benefit rates (DWP, Benefit and pension rates 2024 to 2025 and 2025 to 2026): new and
- * basic State Pension, PIP, Attendance Allowance, DLA.
+ * Weekly State Pension rates (DWP, Benefit and pension rates 2024 to 2025 and 2025 to 2026): new
+ * and basic. Disability benefits are given as award categories; the model applies the rates.
  */
 export const RATES: Record<number, Record<string, number>> = {
-  2024: { newSP: 221.2, basicSP: 169.5, pipDlStd: 72.65, pipDlEnh: 108.55, pipMStd: 28.7, pipMEnh: 75.75, aaLow: 72.65, aaHigh: 108.55, dlaCareLow: 28.7, dlaCareMid: 72.65, dlaCareHigh: 108.55, dlaMobLow: 28.7, dlaMobHigh: 75.75 },
-  2025: { newSP: 230.25, basicSP: 176.45, pipDlStd: 73.9, pipDlEnh: 110.4, pipMStd: 29.2, pipMEnh: 77.05, aaLow: 73.9, aaHigh: 110.4, dlaCareLow: 29.2, dlaCareMid: 73.9, dlaCareHigh: 110.4, dlaMobLow: 29.2, dlaMobHigh: 77.05 },
+  2024: { newSP: 221.2, basicSP: 169.5 },
+  2025: { newSP: 230.25, basicSP: 176.45 },
 };
 
 /**
  * Disability (DWP Family Resources Survey 2022 to 2023: 24% of people report a disability;
  * 11% of children, 23% of working-age adults, 45% of pension-age adults). Receipt among disabled
  * people (DWP benefit caseloads, 2024, relative to those counts, rounded): PIP about 45% of
- * disabled working-age adults, Attendance Allowance about 30% of disabled pensioners, DLA about
- * 40% of disabled children; about half of disabled working-age adults out of work have limited
- * capability for work-related activity (assumption).
+ * disabled working-age adults (daily living standard:enhanced 55:45; mobility none:standard:
+ * enhanced 40:30:30), Attendance Allowance about 30% of disabled pensioners (lower:higher 50:50),
+ * DLA about 40% of disabled children (care lowest:middle:highest 30:40:30); about half of
+ * disabled working-age adults out of work have limited capability for work-related activity
+ * (assumption). The award splits are our assumptions, near DWP's caseload shares by award.
  */
 export const DISABILITY = { child: 0.11, workingAge: 0.23, pensionAge: 0.45, pip: 0.45, aa: 0.3, dla: 0.4, lcwra: 0.5 };
 

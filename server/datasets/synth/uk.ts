@@ -19,9 +19,13 @@ interface Columns {
   employment: Grow<Float64Array>; selfEmployment: Grow<Float64Array>; savingsInterest: Grow<Float64Array>;
   dividends: Grow<Float64Array>; property: Grow<Float64Array>; privatePension: Grow<Float64Array>;
   statePension: Grow<Float64Array>; hours: Grow<Float64Array>; childcare: Grow<Float64Array>;
-  disabled: Grow<Uint8Array>; pipDl: Grow<Float64Array>; pipM: Grow<Float64Array>; aa: Grow<Float64Array>;
-  dlaSc: Grow<Float64Array>; dlaM: Grow<Float64Array>;
+  disabled: Grow<Uint8Array>; status: Grow<Uint8Array>;
+  /** Award categories as indices into the model's values (NONE first). */
+  pipDl: Grow<Uint8Array>; pipM: Grow<Uint8Array>; aa: Grow<Uint8Array>; dlaSc: Grow<Uint8Array>; dlaM: Grow<Uint8Array>;
 }
+
+const STATUS = ['FT_EMPLOYED', 'PT_EMPLOYED', 'FT_SELF_EMPLOYED', 'UNEMPLOYED', 'RETIRED', 'STUDENT', 'LONG_TERM_DISABLED', 'CHILD'];
+const CATEGORIES = { pip: ['NONE', 'STANDARD', 'ENHANCED'], aa: ['NONE', 'LOWER', 'HIGHER'], dlaSc: ['NONE', 'LOWER', 'MIDDLE', 'HIGHER'], dlaM: ['NONE', 'LOWER', 'HIGHER'] };
 
 /** Money levels of a year: statutory rates by table, other amounts grown from 2024. */
 function levels(year: number) {
@@ -33,17 +37,18 @@ function levels(year: number) {
   return { grow, rates, bandD };
 }
 
-export function synthesizeUk(options: SynthOptions, onProgress?: (done: number, total: number) => void): DatasetTables {
+export async function synthesizeUk(options: SynthOptions, onProgress?: (done: number, total: number) => void): Promise<DatasetTables> {
   const { households, year } = options;
   if (!(households > 0) || !Number.isInteger(households)) throw new Error('households must be a positive integer');
   const rnd = new Random(options.seed);
   const L = levels(year);
   const cap = Math.ceil(households * 2.5);
   const F = () => new Grow(Float64Array, cap);
+  const U = () => new Grow(Uint8Array, cap);
   const c: Columns = {
     hh: new Grow(Int32Array, cap), bu: new Grow(Int32Array, cap), age: new Grow(Int32Array, cap), female: new Grow(Uint8Array, cap),
     employment: F(), selfEmployment: F(), savingsInterest: F(), dividends: F(), property: F(), privatePension: F(),
-    statePension: F(), hours: F(), childcare: F(), disabled: new Grow(Uint8Array, cap), pipDl: F(), pipM: F(), aa: F(), dlaSc: F(), dlaM: F(),
+    statePension: F(), hours: F(), childcare: F(), disabled: U(), status: U(), pipDl: U(), pipM: U(), aa: U(), dlaSc: U(), dlaM: U(),
   };
   const region: string[] = new Array(households);
   const tenure: string[] = new Array(households);
@@ -77,22 +82,28 @@ export function synthesizeUk(options: SynthOptions, onProgress?: (done: number, 
       const each = (savings[h] * P.SAVINGS.interest) / adults;
       for (let p = first; p < c.hh.length; p++) if (c.age.get(p) >= 18) c.savingsInterest.add(p, Math.round(each));
     }
-    if (onProgress && (h + 1) % step === 0) onProgress(h + 1, households);
+    if ((h + 1) % step === 0) {
+      onProgress?.(h + 1, households);
+      // Let a server answer requests while a large population is generated.
+      if ((h + 1) % (step * 10) === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
   }
   onProgress?.(households, households);
 
   const people = c.hh.length;
   const ids = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
+  const names = (col: Grow<Uint8Array>, values: string[]) => Array.from(col.done(), (k) => values[k]);
   const weight = (P.UK_HOUSEHOLDS_2023 * Math.pow(1 + P.HOUSEHOLD_GROWTH, year - 2023)) / households;
   const person = new Map<string, DatasetColumn>([
     ['person_id', ids(people)], ['person_benunit_id', c.bu.done()], ['person_household_id', c.hh.done()],
     ['age', c.age.done()], ['gender', Array.from(c.female.done(), (f) => (f ? 'FEMALE' : 'MALE'))],
-    ['employment_income', c.employment.done()], ['self_employment_income', c.selfEmployment.done()],
+    ['employment_income_before_lsr', c.employment.done()], ['self_employment_income', c.selfEmployment.done()],
+    ['employment_status', names(c.status, STATUS)],
     ['savings_interest_income', c.savingsInterest.done()], ['dividend_income', c.dividends.done()],
     ['property_income', c.property.done()], ['private_pension_income', c.privatePension.done()],
     ['state_pension_reported', c.statePension.done()], ['hours_worked', c.hours.done()], ['childcare_expenses', c.childcare.done()],
-    ['is_disabled_for_benefits', c.disabled.done()], ['pip_dl', c.pipDl.done()], ['pip_m', c.pipM.done()],
-    ['attendance_allowance', c.aa.done()], ['dla_sc', c.dlaSc.done()], ['dla_m', c.dlaM.done()],
+    ['is_disabled_for_benefits', c.disabled.done()], ['pip_dl_category', names(c.pipDl, CATEGORIES.pip)], ['pip_m_category', names(c.pipM, CATEGORIES.pip)],
+    ['aa_category', names(c.aa, CATEGORIES.aa)], ['dla_sc_category', names(c.dlaSc, CATEGORIES.dlaSc)], ['dla_m_category', names(c.dlaM, CATEGORIES.dlaM)],
   ]);
   const household = new Map<string, DatasetColumn>([
     ['household_id', ids(households)], ['household_weight', new Float64Array(households).fill(weight)],
@@ -175,6 +186,7 @@ function addPeople(rnd: Random, c: Columns, type: string, h: number, bu: number,
 function addPerson(rnd: Random, c: Columns, h: number, unit: number, age: number, female: boolean, L: Levels, loneParent: boolean): void {
   c.hh.push(h); c.bu.push(unit); c.age.push(age); c.female.push(female ? 1 : 0);
   let employment = 0, self = 0, hours = 0, dividends = 0, property = 0, privatePension = 0, statePension = 0;
+  let status = age < 16 ? 'CHILD' : age < 19 ? 'STUDENT' : age >= P.PENSION.age ? 'RETIRED' : 'UNEMPLOYED';
   const pensionAge = age >= P.PENSION.age;
   const disabled = rnd.chance(age < 18 ? P.DISABILITY.child : pensionAge ? P.DISABILITY.pensionAge : P.DISABILITY.workingAge);
   if (age >= 18) {
@@ -183,10 +195,13 @@ function addPerson(rnd: Random, c: Columns, h: number, unit: number, age: number
       if (rnd.chance(P.EMPLOYMENT.selfEmployed)) {
         self = Math.round(rnd.lognormal(P.SELF_EMPLOYMENT.median, P.SELF_EMPLOYMENT.sigma) * L.grow);
         hours = rnd.int(1200, 2400);
+        status = 'FT_SELF_EMPLOYED';
       } else if (rnd.chance(P.EMPLOYMENT.partTime)) {
         employment = rnd.lognormal(P.EARNINGS.partTimeMedian, P.EARNINGS.partTimeSigma);
         hours = rnd.int(500, 1300);
+        status = 'PT_EMPLOYED';
       } else {
+        status = 'FT_EMPLOYED';
         employment = rnd.chance(P.EARNINGS.tailShare) ? rnd.pareto(P.EARNINGS.tailMin, P.EARNINGS.tailAlpha) : rnd.lognormal(P.EARNINGS.fullTimeMedian, P.EARNINGS.fullTimeSigma);
         hours = rnd.int(1650, 2300);
       }
@@ -205,27 +220,29 @@ function addPerson(rnd: Random, c: Columns, h: number, unit: number, age: number
   }
   c.employment.push(employment); c.selfEmployment.push(self); c.hours.push(hours); c.savingsInterest.push(0);
   c.dividends.push(dividends); c.property.push(property); c.privatePension.push(privatePension); c.statePension.push(statePension);
-  addDisability(rnd, c, age, disabled, employment + self > 0, L);
+  if (disabled && status === 'UNEMPLOYED') status = 'LONG_TERM_DISABLED';
+  c.status.push(STATUS.indexOf(status));
+  addDisability(rnd, c, age, disabled, employment + self > 0);
   addChildcare(rnd, c, age);
 }
 
-function addDisability(rnd: Random, c: Columns, age: number, disabled: boolean, working: boolean, L: Levels): void {
-  const r = L.rates;
+/** Disability benefit awards, as the categories the model turns into amounts. */
+function addDisability(rnd: Random, c: Columns, age: number, disabled: boolean, working: boolean): void {
   let pipDl = 0, pipM = 0, aa = 0, dlaSc = 0, dlaM = 0, lcwra = 0;
   if (disabled) {
     if (age < 16) {
       if (rnd.chance(P.DISABILITY.dla)) {
-        dlaSc = [r.dlaCareLow, r.dlaCareMid, r.dlaCareHigh][rnd.pick([30, 40, 30])];
-        dlaM = [0, r.dlaMobLow, r.dlaMobHigh][rnd.pick([40, 30, 30])];
+        dlaSc = 1 + rnd.pick([30, 40, 30]);
+        dlaM = rnd.pick([40, 30, 30]);
       }
     } else if (age < P.PENSION.age) {
       if (rnd.chance(P.DISABILITY.pip)) {
-        pipDl = [r.pipDlStd, r.pipDlEnh][rnd.pick([55, 45])];
-        pipM = [0, r.pipMStd, r.pipMEnh][rnd.pick([40, 30, 30])];
+        pipDl = 1 + rnd.pick([55, 45]);
+        pipM = rnd.pick([40, 30, 30]);
       }
       if (!working && rnd.chance(P.DISABILITY.lcwra)) lcwra = 1;
     } else if (rnd.chance(P.DISABILITY.aa)) {
-      aa = [r.aaLow, r.aaHigh][rnd.pick([50, 50])];
+      aa = 1 + rnd.pick([50, 50]);
     }
   }
   c.disabled.push(lcwra); c.pipDl.push(pipDl); c.pipM.push(pipM); c.aa.push(aa); c.dlaSc.push(dlaSc); c.dlaM.push(dlaM);
