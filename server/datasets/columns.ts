@@ -4,7 +4,7 @@
  * Uint8Array (bool, and enum codes; Int32Array for enums of more than 255 values).
  */
 import type { VariableSpec } from '../../core/types';
-import type { DatasetColumn } from './types';
+import { codedText, DatasetColumn } from './types';
 
 export type ModelColumn = Float64Array | Int32Array | Uint8Array;
 
@@ -26,6 +26,14 @@ export function columnMismatch(spec: VariableSpec, col: DatasetColumn): ColumnMi
   if (spec.type === 'enum') {
     if (!isText(col)) return { message: `${spec.name} is an enum of the model: expected text naming one of its values, got numbers` };
     const allowed = new Set(spec.possible_values);
+    const coded = codedText(col);
+    if (coded) {
+      // Each distinct value once; the first row using a bad one.
+      const bad = coded.values.findIndex((v) => !allowed.has(v));
+      if (bad < 0) return null;
+      const r = coded.codes.indexOf(bad);
+      if (r >= 0) return { row: r, message: `${JSON.stringify(col[r])} is not a value of ${spec.name} (${spec.possible_values!.slice(0, 8).join(', ')}${spec.possible_values!.length > 8 ? ', …' : ''})` };
+    }
     let last: string | undefined;
     for (let r = 0; r < col.length; r++) {
       if (col[r] === last) continue; // runs of one value are common (and cheap to skip)
@@ -79,6 +87,12 @@ export function toModelColumn(spec: VariableSpec, col: DatasetColumn, alloc: (by
     const wide = spec.possible_values!.length > 255;
     const out = wide ? new Int32Array(alloc(4 * n)) : new Uint8Array(alloc(n));
     const codes = new Map(spec.possible_values!.map((v, i) => [v, i]));
+    const coded = codedText(col);
+    if (coded) {
+      const map = Int32Array.from(coded.values, (v) => codes.get(v) ?? 0);
+      for (let r = 0; r < n; r++) out[r] = map[coded.codes[r]];
+      return out;
+    }
     const text = col as string[];
     let last: string | undefined;
     let code = 0;

@@ -5,7 +5,7 @@
  * dictionary instead of one TextDecoder call per row (enum columns repeat a few values).
  */
 import type { Dataset, File as H5File, Group } from 'h5wasm/node' with { 'resolution-mode': 'import' };
-import type { DatasetColumn } from './types';
+import { DatasetColumn, textFromCodes } from './types';
 
 type H5Namespace = typeof import('h5wasm/node', { with: { 'resolution-mode': 'import' } });
 let loading: Promise<H5Namespace> | undefined;
@@ -129,8 +129,9 @@ function decodeIntegers(view: DataView, t: ScalarType, rows: number, offset: num
  * allocation per row.
  */
 export function decodeFixedStrings(bytes: Uint8Array, size: number, rows: number, offset: number, stride: number): string[] {
-  const out: string[] = new Array(rows);
-  const seen = new Map<number, { bytes: Uint8Array; text: string }[]>();
+  const codes = new Int32Array(rows);
+  const values: string[] = [];
+  const seen = new Map<number, { bytes: Uint8Array; code: number }[]>();
   const decoder = new TextDecoder('utf-8');
   for (let i = 0, o = offset; i < rows; i++, o += stride) {
     let end = o;
@@ -141,26 +142,27 @@ export function decodeFixedStrings(bytes: Uint8Array, size: number, rows: number
     for (let k = o; k < end; k++) h = Math.imul(h ^ bytes[k], 16777619);
     h = (h ^ (end - o)) >>> 0;
     let bucket = seen.get(h);
-    let hit: string | undefined;
+    let hit = -1;
     if (bucket) {
       for (const e of bucket) {
         if (e.bytes.length !== end - o) continue;
         let same = true;
         for (let k = 0; k < e.bytes.length; k++) if (e.bytes[k] !== bytes[o + k]) { same = false; break; }
-        if (same) { hit = e.text; break; }
+        if (same) { hit = e.code; break; }
       }
     } else {
       bucket = [];
       seen.set(h, bucket);
     }
-    if (hit === undefined) {
+    if (hit < 0) {
       const b = bytes.slice(o, end);
-      hit = decoder.decode(b);
-      bucket.push({ bytes: b, text: hit });
+      hit = values.length;
+      values.push(decoder.decode(b));
+      bucket.push({ bytes: b, code: hit });
     }
-    out[i] = hit;
+    codes[i] = hit;
   }
-  return out;
+  return textFromCodes(codes, values);
 }
 
 /** A 1-D dataset as a column (null when its type is not one a dataset column can have). */
@@ -178,10 +180,7 @@ export function readColumn(ns: H5Namespace, ds: Dataset, alloc?: (bytes: number)
   if (VALUES_ATTRIBUTE in ds.attrs) {
     const values = JSON.parse(String(ds.attrs[VALUES_ATTRIBUTE].value)) as string[];
     const raw = readRaw(ns, ds);
-    const codes = md.size === 4 ? new Int32Array(raw.buffer, raw.byteOffset, rows) : raw;
-    const out: string[] = new Array(rows);
-    for (let i = 0; i < rows; i++) out[i] = values[codes[i]];
-    return out;
+    return textFromCodes(md.size === 4 ? new Int32Array(raw.buffer, raw.byteOffset, rows) : raw, values);
   }
   // Our own layout's types need no decoding: views of the bytes read, where `alloc` says.
   const direct = (md.type === H5T.FLOAT && md.size === 8 && md.littleEndian) || (md.type === H5T.INTEGER && md.size === 4 && md.signed && md.littleEndian) || (md.type === H5T.INTEGER && md.size === 1 && !md.signed);

@@ -25,8 +25,8 @@ export interface Microdata {
   /** Person row -> group row, for each group entity. */
   membership: Record<string, Int32Array>;
   inputs: MicrodataInput[];
-  /** The dataset's ids per entity, in the new row order. */
-  ids: Record<string, Float64Array>;
+  /** The dataset's ids per entity, in the new row order (Int32Array when they fit). */
+  ids: Record<string, Float64Array | Int32Array>;
   /** Weights of the outermost group. */
   weights: Float64Array;
   /** For each entity: the first row belonging to each top row (length: top rows + 1). */
@@ -76,13 +76,13 @@ export function toMicrodata(input: DatasetTables, model: CountryModel, options: 
   for (const [e, o] of Object.entries(rowOrder)) counts[e] = o.length;
 
   const inputs: MicrodataInput[] = [];
-  const ids: Record<string, Float64Array> = {};
+  const ids: Record<string, Float64Array | Int32Array> = {};
   for (const e of model.country.entities) {
     const t = tables.tables.get(e.key)!;
     const perm = rowOrder[e.key];
     const identity = perm.length === t.rows && isIdentity(perm);
     for (const [name, col] of t.columns) {
-      if (name === `${e.key}_id`) ids[e.key] = Float64Array.from(permute(col, perm, identity) as ArrayLike<number>);
+      if (name === `${e.key}_id` && !Array.isArray(col)) ids[e.key] = idColumn(permute(col, perm, identity) as Float64Array | Int32Array | Uint8Array, alloc);
       if (isStructural(model, e.key, name)) continue;
       const spec = model.variables.get(name);
       if (!spec || spec.entity !== e.key || spec.type === 'string' || columnMismatch(spec, col)) continue;
@@ -155,6 +155,15 @@ function reusable(type: string, col: DatasetColumn, identity: boolean): ModelCol
   if (type === 'int' && col instanceof Int32Array) return col;
   if (type === 'bool' && col instanceof Uint8Array) return col;
   return null;
+}
+
+/** Ids as int32 when they all fit (ours and PolicyEngine's do), else as doubles; in `alloc`'s memory. */
+function idColumn(col: Float64Array | Int32Array | Uint8Array, alloc: (bytes: number) => ArrayBufferLike): Float64Array | Int32Array {
+  let fits = true;
+  for (let i = 0; i < col.length && fits; i++) fits = Number.isInteger(col[i]) && col[i] >= -2147483648 && col[i] <= 2147483647;
+  const out = fits ? new Int32Array(alloc(4 * col.length)) : new Float64Array(alloc(8 * col.length));
+  out.set(col);
+  return out;
 }
 
 function isIdentity(perm: Int32Array): boolean {

@@ -10,6 +10,29 @@ export type DatasetLayout = 'fiscus' | 'policyengine_tables' | 'policyengine_tim
 /** Numbers as Float64Array (Int32Array for integer columns), booleans as Uint8Array, text (enums) as strings. */
 export type DatasetColumn = Float64Array | Int32Array | Uint8Array | string[];
 
+/**
+ * Text columns read from a file of few distinct values carry their codes (hidden under this
+ * symbol), so checking and encoding them look at each distinct value once instead of every row.
+ */
+export const CODED = Symbol('coded text');
+export interface CodedText {
+  codes: Uint8Array | Int32Array;
+  values: string[];
+}
+
+/** The codes behind a text column, when it was read as codes. */
+export function codedText(col: DatasetColumn): CodedText | undefined {
+  return Array.isArray(col) ? (col as unknown as { [CODED]?: CodedText })[CODED] : undefined;
+}
+
+/** Text from codes into its values, keeping the codes for later. */
+export function textFromCodes(codes: Uint8Array | Int32Array, values: string[]): string[] {
+  const out: string[] = new Array(codes.length);
+  for (let i = 0; i < codes.length; i++) out[i] = values[codes[i]];
+  Object.defineProperty(out, CODED, { value: { codes, values } satisfies CodedText });
+  return out;
+}
+
 export interface DatasetTable {
   entity: string;
   rows: number;

@@ -92,7 +92,8 @@ function programStatistics(b: SimulationSummary, r: SimulationSummary, bd: Outco
 function winnersLosers(name: string, entity: string, isTax: boolean, bd: OutcomeData, rd: OutcomeData): { winners: number; losers: number } {
   const cb = bd.columns[name];
   const cr = rd.columns[name];
-  if (!cb || !cr) return { winners: 0, losers: 0 }; // a dataset input: the same in both
+  // A dataset input (absent from output files), or the same column in both (inputs, defaults).
+  if (!cb || !cr || cb === cr) return { winners: 0, losers: 0 };
   const hb = toHousehold(bd, entity, cb);
   const hr = toHousehold(rd, entity, cr);
   let winners = 0;

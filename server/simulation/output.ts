@@ -57,7 +57,7 @@ export function forgetOutcomes(): void {
 }
 
 /** Write the output file: ids, links, weights and the `computed` columns (dataset inputs are in the dataset). */
-export async function writeOutcome(file: string, data: OutcomeData, ids: Record<string, Float64Array>, computed: Set<string>): Promise<void> {
+export async function writeOutcome(file: string, data: OutcomeData, ids: Record<string, Float64Array | Int32Array>, computed: Set<string>): Promise<void> {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   const zero: string[] = [];
@@ -78,7 +78,9 @@ export async function writeOutcome(file: string, data: OutcomeData, ids: Record<
       }
       for (const [g, m] of Object.entries(data.membership)) {
         const gid = ids[g];
-        writeColumn(ns, group(meta.person), `${meta.person}_${g}_id`, gid ? Float64Array.from(m, (r) => gid[r]) : Int32Array.from(m));
+        const link = gid ? new (gid.constructor as Int32ArrayConstructor)(m.length) : new Int32Array(m.length);
+        for (let p = 0; p < m.length; p++) link[p] = gid ? gid[m[p]] : m[p];
+        writeColumn(ns, group(meta.person), `${meta.person}_${g}_id`, link);
       }
       writeColumn(ns, group(meta.top), `${meta.top}_weight`, data.weights);
       for (const [name, col] of Object.entries(data.columns)) {
@@ -91,7 +93,7 @@ export async function writeOutcome(file: string, data: OutcomeData, ids: Record<
       }
       f.create_attribute('fiscus_layout', 1);
       f.create_attribute('year', meta.year);
-      const fromDataset = Object.keys(data.columns).filter((n) => !computed.has(n));
+      const fromDataset = Object.keys(meta.entities).filter((n) => !computed.has(n));
       f.create_attribute('fiscus_output', JSON.stringify({ ...meta, zero, from_dataset: fromDataset }));
     });
     fs.renameSync(tmp, file);

@@ -11,11 +11,14 @@ import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
 import type { JobData, JobTask } from './job';
+import type { OutcomeData } from './output';
 import { modelKey } from './models';
 
 export type WorkerRequest =
   | { type: 'warm'; id: number; modelFolder: string; modelKey: string }
-  | { type: 'job'; id: number; modelFolder: string; modelKey: string; data: JobData; task: JobTask };
+  | { type: 'job'; id: number; modelFolder: string; modelKey: string; data: JobData; task: JobTask }
+  /** Write a simulation's output file (columns in shared memory), beside the main thread's summary. */
+  | { type: 'write'; id: number; file: string; data: OutcomeData; ids: Record<string, Float64Array | Int32Array>; computed: string[] };
 
 /** A request before the pool numbers it. */
 export type NewRequest = WorkerRequest extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never;

@@ -21,6 +21,8 @@ export interface PreparedDataset {
   size: Int32Array;
   /** Milliseconds spent reading and preparing. */
   ms: { read: number; prepare: number };
+  /** Columns of variables nobody gives and no formula computes (their default), shared by every simulation of the dataset. */
+  constants: Map<string, Float64Array | Int32Array | Uint8Array>;
 }
 
 const MAX_PREPARED = 2;
@@ -78,5 +80,5 @@ async function load(file: string, model: CountryModel, region: string | null | u
   const s = microdata.starts[microdata.person];
   const size = new Int32Array(microdata.counts[top]);
   for (let h = 0; h < size.length; h++) size[h] = s[h + 1] - s[h];
-  return { key, microdata, data, topOf, size, ms: { read: t1 - t0, prepare: performance.now() - t1 } };
+  return { key, microdata, data, topOf, size, ms: { read: t1 - t0, prepare: performance.now() - t1 }, constants: new Map() };
 }

@@ -19,7 +19,7 @@ import { defaultThreads, threadPool } from './pool';
 import { PreparedDataset, prepareDataset } from './prepare';
 import { summarize } from './summary';
 import { reportSpec, simulationTargets } from './targets';
-import { keepOutcome, OutcomeData, writeOutcome } from './output';
+import { keepOutcome, OutcomeData } from './output';
 import type { SimulationOutcome, SimulationSpec } from './types';
 
 const RESPONSE = 'employment_income_behavioral_response';
@@ -47,12 +47,12 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   if (labourSupply && model.variables.has('employment_income') && !targets.includes('employment_income')) targets.push('employment_income');
   const { outputs, computed } = allocateOutputs(model, prep, targets, labourSupply !== null);
   const threads = Math.max(1, spec.threads ?? defaultThreads());
-  await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed }, outputs, threads, onProgress, signal);
+  // Threads receive only the columns they fill: any other (an ordinary ArrayBuffer) would be copied into every message.
+  const filled = Object.fromEntries([...computed, RESPONSE].filter((n) => outputs[n]).map((n) => [n, outputs[n]]));
+  await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed }, filled, threads, onProgress, signal);
   const tRun = performance.now();
 
   const timings: Record<string, number> = { model: (tModel - t0) / 1000, read: prep.ms.read / 1000, prepare: prep.ms.prepare / 1000, load_dataset: (tData - tModel) / 1000, compute: (tRun - tData) / 1000 };
-  const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings });
-  const tSum = performance.now();
   const md = prep.microdata;
   const entities: Record<string, string> = {};
   for (const name of Object.keys(outputs)) entities[name] = name === RESPONSE ? md.person : model.variable(name).entity;
@@ -67,10 +67,15 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
     columns: outputs,
   };
   keepOutcome(spec.outputFile, data);
-  await writeOutcome(spec.outputFile, data, md.ids, new Set([...computed, RESPONSE]));
+  // The file is written on a simulation thread while this one sums the aggregates.
+  const written = threadPool(threads).submit({ type: 'write', file: spec.outputFile, data: { ...data, columns: filled }, ids: md.ids, computed: Object.keys(filled) });
+  written.catch(() => undefined);
+  const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings });
+  const tSum = performance.now();
+  await written;
   const tEnd = performance.now();
   timings.summary = (tSum - tRun) / 1000;
-  timings.write = (tEnd - tSum) / 1000;
+  timings.write = (tEnd - tRun) / 1000;
   timings.total = (tEnd - t0) / 1000;
   onProgress(1);
   return { summary, outputFile: spec.outputFile };
@@ -94,9 +99,13 @@ function allocateOutputs(model: CountryModel, prep: PreparedDataset, targets: st
     if (input && !(responded && name === 'employment_income')) {
       outputs[name] = input;
     } else if (!input && spec.formula === undefined && spec.adds === undefined && spec.subtracts === undefined) {
-      const col = new C(n);
-      const d = defaultCode(spec);
-      if (d !== 0) col.fill(d);
+      let col = prep.constants.get(name);
+      if (!col) {
+        col = new C(n);
+        const d = defaultCode(spec);
+        if (d !== 0) col.fill(d);
+        prep.constants.set(name, col);
+      }
       outputs[name] = col;
     } else {
       outputs[name] = new C(new SharedArrayBuffer(C.BYTES_PER_ELEMENT * n) as unknown as ArrayBuffer);

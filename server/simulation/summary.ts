@@ -59,31 +59,40 @@ export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs:
   const w = md.weights;
   const age = outputs.age;
   const out: PovertyFigure[] = [];
-  const tally = (measure: string, poor: (p: number) => boolean) => {
-    for (const g of AGE_GROUPS) {
-      let all = 0;
-      let count = 0;
-      for (let p = 0; p < hh.length; p++) {
-        if (age && !g.test(age[p])) continue;
-        const wp = w[hh[p]];
-        all += wp;
-        if (poor(p)) count += wp;
-      }
-      if (!age && g.group !== 'all') continue;
-      out.push({ measure, group: g.group, rate: all > 0 ? count / all : 0, count });
+  // Each person's age group once (0: child, 1: working age, 2: senior), then one pass per measure.
+  const group = new Uint8Array(hh.length);
+  if (age) for (let p = 0; p < hh.length; p++) group[p] = age[p] < 18 ? 0 : age[p] < 65 ? 1 : 2;
+  const pw = new Float64Array(hh.length);
+  for (let p = 0; p < hh.length; p++) pw[p] = w[hh[p]];
+  const tally = (measure: string, poor: Uint8Array) => {
+    const all = new Float64Array(3);
+    const count = new Float64Array(3);
+    for (let p = 0; p < hh.length; p++) {
+      all[group[p]] += pw[p];
+      if (poor[p]) count[group[p]] += pw[p];
     }
+    const total = all[0] + all[1] + all[2];
+    const poorTotal = count[0] + count[1] + count[2];
+    out.push({ measure, group: 'all', rate: total > 0 ? poorTotal / total : 0, count: poorTotal });
+    if (age) AGE_GROUPS.slice(1).forEach((g, k) => out.push({ measure, group: g.group, rate: all[k] > 0 ? count[k] / all[k] : 0, count: count[k] }));
+  };
+  const status = (col: ArrayLike<number>, link: Int32Array | null) => {
+    const poor = new Uint8Array(hh.length);
+    for (let p = 0; p < hh.length; p++) poor[p] = col[link ? link[p] : p] !== 0 ? 1 : 0;
+    return poor;
   };
   for (const ind of spec.poverty) {
     const col = outputs[ind.variable];
     const entity = model.variable(ind.variable).entity;
-    const link = entity === person ? null : md.membership[entity];
-    tally(ind.measure, (p) => col[link ? link[p] : p] !== 0);
+    tally(ind.measure, status(col, entity === person ? null : md.membership[entity]));
   }
-  const pw = peopleWeights(prep);
+  const peopleW = peopleWeights(prep);
   for (const rel of spec.relative) {
     const income = outputs[rel.income];
-    const line = 0.6 * weightedMedian(income, pw, orders?.get(rel.income));
-    tally(rel.measure, (p) => income[hh[p]] < line);
+    const line = 0.6 * weightedMedian(income, peopleW, orders?.get(rel.income));
+    const below = new Uint8Array(income.length);
+    for (let h = 0; h < income.length; h++) below[h] = income[h] < line ? 1 : 0;
+    tally(rel.measure, status(below, hh));
   }
   return out;
 }
