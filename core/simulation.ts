@@ -117,6 +117,14 @@ export class Simulation {
       if (spec.type === 'float') for (let i = 0; i < n; i++) if (Number.isNaN(col[i])) throw new EngineError(`${name}: expected a number, got NaN`);
       return col;
     }
+    // Enum codes and booleans already in the column's own type (microdata prepared once and
+    // shared between threads) are checked and used as they are.
+    if ((spec.type === 'enum' || spec.type === 'bool') && values instanceof Type) {
+      const limit = spec.type === 'bool' ? 2 : spec.possible_values!.length;
+      const col = values as Column;
+      for (let i = 0; i < n; i++) if (!(col[i] >= 0 && col[i] < limit)) throw new EngineError(`${name}: ${col[i]} is not a valid ${spec.type === 'bool' ? 'boolean' : 'code'} (0 to ${limit - 1})`);
+      return col;
+    }
     const col = new Type(n);
     for (let i = 0; i < n; i++) {
       const v = values[i] as unknown;

@@ -1,0 +1,10 @@
+/**
+ * Simulations over datasets: household chunks on worker threads, behavioural responses, region
+ * filters, the output HDF5, and the economic-impact report. The interface the microsimulation API
+ * codes against (see /work/wt/MICROSIM_CONTRACT.md).
+ */
+export * from './types';
+export { runSimulation } from './run';
+export { economicImpact } from './impact';
+export { regions } from './regions';
+export { shutdownSimulationThreads, warmSimulationThreads } from './pool';

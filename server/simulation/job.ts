@@ -1,0 +1,133 @@
+/**
+ * One job of a simulation: a range of households (the outermost group) computed with the engine,
+ * its results copied into the simulation's output columns at the range's rows. Jobs are
+ * independent (every group lies within one household), so threads run them in any order; the
+ * code here is plain functions, also run on the main thread by tests.
+ */
+import { BufferPool } from '../../core/buffer-pool';
+import { chunkRanges } from '../../core/chunked';
+import type { CountryModel } from '../../core/model';
+import { runPlan } from '../../core/plan';
+import { PopulationIndex } from '../../core/population-index';
+import { DEFAULT_CHUNK_PEOPLE, Simulation } from '../../core/simulation';
+import type { Column, Population } from '../../core/types';
+import type { Reform } from '../../parameters/types';
+import type { MicrodataInput } from '../datasets/microdata';
+import { LabourSupplyParams, labourSupplyResponse } from './dynamics';
+
+/** The part of a prepared dataset jobs read (typed arrays over shared memory in threads). */
+export interface JobData {
+  person: string;
+  top: string;
+  counts: Record<string, number>;
+  membership: Record<string, Int32Array>;
+  inputs: MicrodataInput[];
+  /** For each entity, the first row of each household (length households + 1). */
+  starts: Record<string, Int32Array>;
+}
+
+export interface JobTask {
+  year: number;
+  reform?: Reform;
+  /** Behavioural response to apply against the baseline (null: static). */
+  labourSupply?: LabourSupplyParams | null;
+  targets: string[];
+  /** One column per target over its whole entity; the job writes its rows. */
+  outputs: Record<string, Column>;
+  /** Households [lo, hi). */
+  lo: number;
+  hi: number;
+}
+
+/** Rows of each entity covered by households [lo, hi). */
+export function jobRows(data: JobData, lo: number, hi: number): Record<string, { lo: number; hi: number }> {
+  const rows: Record<string, { lo: number; hi: number }> = {};
+  for (const [e, s] of Object.entries(data.starts)) rows[e] = { lo: s[lo], hi: s[hi] };
+  return rows;
+}
+
+/** The households [lo, hi) as a population of their own, with their inputs as views. */
+export function slicePopulation(data: JobData, lo: number, hi: number): { pop: Population; inputs: MicrodataInput[]; rows: Record<string, { lo: number; hi: number }> } {
+  const rows = jobRows(data, lo, hi);
+  const p = rows[data.person];
+  const count: Record<string, number> = {};
+  for (const [e, r] of Object.entries(rows)) count[e] = r.hi - r.lo;
+  const membership: Record<string, Int32Array> = {};
+  for (const [g, m] of Object.entries(data.membership)) {
+    const base = rows[g].lo;
+    const local = new Int32Array(p.hi - p.lo);
+    for (let i = 0; i < local.length; i++) local[i] = m[p.lo + i] - base;
+    membership[g] = local;
+  }
+  const inputs = data.inputs.map((i) => ({ ...i, values: i.values.subarray(rows[i.entity].lo, rows[i.entity].hi) }));
+  return { pop: { count, membership }, inputs, rows };
+}
+
+/** Compute `targets` for a population under a reform, with `replace` overriding some inputs. */
+export function evaluate(model: CountryModel, pop: Population, inputs: MicrodataInput[], reform: Reform | undefined, targets: string[], year: number, replace: Record<string, Column> = {}): Map<string, Column> {
+  const sim = new Simulation(model, pop, { reform });
+  const period = String(year);
+  for (const i of inputs) if (!(i.name in replace)) sim.setInput(i.name, period, i.values);
+  for (const [name, values] of Object.entries(replace)) sim.setInput(name, period, values);
+  return sim.computeReleasing(targets, period);
+}
+
+/**
+ * Buffers of this thread's computations, reused from job to job: a simulation allocates its
+ * columns once per thread instead of once per job (garbage collection was a third of the time).
+ */
+const pool = new BufferPool();
+
+export function runJob(model: CountryModel, data: JobData, task: JobTask): void {
+  const { pop, inputs, rows } = slicePopulation(data, task.lo, task.hi);
+  let replace: Record<string, Column> = {};
+  if (task.labourSupply) {
+    const r = labourSupplyResponse(model, pop, inputs, task.reform, task.year, task.labourSupply, evaluate);
+    replace = { employment_income: r.employmentIncome };
+    const target = task.outputs.employment_income_behavioral_response;
+    if (target) target.set(r.response, rows[data.person].lo);
+  }
+  const sim = new Simulation(model, pop, { reform: task.reform });
+  const period = String(task.year);
+  for (const i of inputs) if (!(i.name in replace)) sim.setInput(i.name, period, i.values);
+  for (const [name, values] of Object.entries(replace)) sim.setInput(name, period, values);
+  computeInto(model, sim, pop, task.targets, period, rows, task.outputs);
+}
+
+/**
+ * Run the simulation's plan for `targets` chunk by chunk (households cut into cache-sized runs,
+ * as the engine's own chunked runs do), writing each chunk's results into `outputs` at the job's
+ * rows and returning its buffers to the thread's pool.
+ */
+function computeInto(model: CountryModel, sim: Simulation, pop: Population, targets: string[], period: string, rows: Record<string, { lo: number; hi: number }>, outputs: Record<string, Column>): void {
+  const plan = sim.plan(targets, period);
+  const inputs = plan.inputs.map((i) => sim.input(i.name, i.period)!);
+  const entities = plan.inputs.map((i) => model.variable(i.name).entity);
+  const person = model.personEntity().key;
+  const whole: Record<string, { lo: number; hi: number }> = Object.fromEntries(Object.entries(pop.count).map(([e, n]) => [e, { lo: 0, hi: n }]));
+  const chunks = chunkRanges(model, pop, DEFAULT_CHUNK_PEOPLE) ?? [whole];
+  for (const chunk of chunks) {
+    let view: PopulationIndex;
+    if (chunk === whole) {
+      view = new PopulationIndex(pop, person, pool);
+    } else {
+      const count: Record<string, number> = {};
+      for (const [e, r] of Object.entries(chunk)) count[e] = r.hi - r.lo;
+      const p = chunk[person];
+      const membership: Record<string, Int32Array> = {};
+      for (const [g, m] of Object.entries(pop.membership)) {
+        const local = new Int32Array(p.hi - p.lo);
+        for (let i = 0; i < local.length; i++) local[i] = m[p.lo + i] - chunk[g].lo;
+        membership[g] = local;
+      }
+      view = new PopulationIndex({ count, membership, ordered: true }, person, pool);
+    }
+    const cols = runPlan(plan, view, inputs.map((col, k) => (chunk === whole ? col : col.subarray(chunk[entities[k]].lo, chunk[entities[k]].hi))));
+    for (const [name, col] of cols) {
+      const entity = model.variable(name).entity;
+      const target = outputs[name];
+      if (target) target.set(col, rows[entity].lo + chunk[entity].lo);
+      if (!inputs.some((c) => c.buffer === col.buffer)) pool.recycle(col);
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * A simulation's results: the computed columns with the population they belong to. Kept in
+ * memory for the most recent simulations (economicImpact pairs a baseline and a reform without
+ * reading files when both ran in this process) and written as an HDF5 file in Fiscus's layout
+ * (readable by readDataset): one group per entity with its ids, the person table's links, the
+ * household weights and every variable the simulation computed (the reports' inputs, such as
+ * ages, are in the dataset). A variable that is zero on every row is not written; the root
+ * attribute `fiscus_output` (JSON) lists it under `zero`, with the country, region, year, the
+ * report's choice of variables and each variable's entity.
+ */
+import type { Column } from '../../core/types';
+import { withFile, writeColumn } from '../datasets/h5';
+import { readDataset } from '../datasets/read';
+import type { DatasetColumn } from '../datasets/types';
+import type { Programme } from './targets';
+import * as fs from 'fs';
+import * as path from 'path';
+
+export interface OutputMeta {
+  country: string;
+  year: number;
+  region: string | null;
+  person: string;
+  top: string;
+  net: string;
+  tax: string;
+  benefits: string;
+  income_measure: string;
+  programmes: Programme[];
+  /** Variable -> entity, for every column the reports use. */
+  entities: Record<string, string>;
+  /** Columns taken from the dataset (not written: they are in the dataset). */
+  from_dataset?: string[];
+  zero?: string[];
+}
+
+export interface OutcomeData {
+  meta: OutputMeta;
+  counts: Record<string, number>;
+  membership: Record<string, Int32Array>;
+  weights: Float64Array;
+  columns: Record<string, Column | Float64Array>;
+}
+
+const MAX_KEPT = 4;
+const kept = new Map<string, OutcomeData>();
+
+export function keepOutcome(file: string, data: OutcomeData): void {
+  const key = path.resolve(file);
+  kept.delete(key);
+  if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(key, data);
+}
+
+export function forgetOutcomes(): void {
+  kept.clear();
+}
+
+/** Write the output file: ids, links, weights and the `computed` columns (dataset inputs are in the dataset). */
+export async function writeOutcome(file: string, data: OutcomeData, ids: Record<string, Float64Array | Int32Array>, computed: Set<string>): Promise<void> {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const zero: string[] = [];
+  const { meta } = data;
+  try {
+    await withFile(tmp, 'w', (f, ns) => {
+      const groups = new Map<string, ReturnType<typeof f.create_group>>();
+      const group = (e: string) => {
+        let g = groups.get(e);
+        if (!g) {
+          g = f.create_group(e);
+          groups.set(e, g);
+        }
+        return g;
+      };
+      for (const [e, n] of Object.entries(data.counts)) {
+        writeColumn(ns, group(e), `${e}_id`, ids[e] ?? Float64Array.from({ length: n }, (_, i) => i));
+      }
+      for (const [g, m] of Object.entries(data.membership)) {
+        const gid = ids[g];
+        const link = gid ? new (gid.constructor as Int32ArrayConstructor)(m.length) : new Int32Array(m.length);
+        for (let p = 0; p < m.length; p++) link[p] = gid ? gid[m[p]] : m[p];
+        writeColumn(ns, group(meta.person), `${meta.person}_${g}_id`, link);
+      }
+      writeColumn(ns, group(meta.top), `${meta.top}_weight`, data.weights);
+      for (const [name, col] of Object.entries(data.columns)) {
+        if (name === `${meta.top}_weight` || !computed.has(name)) continue;
+        if (isZero(col)) {
+          zero.push(name);
+          continue;
+        }
+        writeColumn(ns, group(meta.entities[name]), name, col as DatasetColumn);
+      }
+      f.create_attribute('fiscus_layout', 1);
+      f.create_attribute('year', meta.year);
+      const fromDataset = Object.keys(meta.entities).filter((n) => !computed.has(n));
+      f.create_attribute('fiscus_output', JSON.stringify({ ...meta, zero, from_dataset: fromDataset }));
+    });
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+function isZero(col: ArrayLike<number>): boolean {
+  for (let i = 0; i < col.length; i++) if (col[i] !== 0) return false;
+  return true;
+}
+
+/** A simulation's results: from memory when this process ran it, else from its output file. */
+export async function loadOutcome(file: string): Promise<OutcomeData> {
+  const hit = kept.get(path.resolve(file));
+  if (hit) return hit;
+  const meta = await withFile(file, 'r', (f) => {
+    const a = f.attrs.fiscus_output;
+    if (!a) throw new Error(`${file} is not a simulation output (no fiscus_output attribute)`);
+    return JSON.parse(String(a.value)) as OutputMeta;
+  });
+  const tables = await readDataset(file);
+  const counts: Record<string, number> = {};
+  for (const [e, t] of tables.tables) counts[e] = t.rows;
+  const people = tables.tables.get(meta.person)!;
+  const membership: Record<string, Int32Array> = {};
+  for (const [e, t] of tables.tables) {
+    if (e === meta.person) continue;
+    const ids = t.columns.get(`${e}_id`)!;
+    const index = new Map<number | string, number>();
+    for (let r = 0; r < ids.length; r++) index.set(ids[r], r);
+    const link = people.columns.get(`${meta.person}_${e}_id`)!;
+    membership[e] = Int32Array.from({ length: link.length }, (_, p) => index.get(link[p])!);
+  }
+  const columns: Record<string, Column | Float64Array> = {};
+  const absent = new Set(meta.from_dataset ?? []);
+  for (const [name, entity] of Object.entries(meta.entities)) {
+    if (absent.has(name)) continue;
+    const col = tables.tables.get(entity)?.columns.get(name);
+    columns[name] = col && !Array.isArray(col) ? col : new Float64Array(counts[entity]);
+  }
+  const weights = tables.tables.get(meta.top)!.columns.get(`${meta.top}_weight`) as Float64Array;
+  const data = { meta, counts, membership, weights, columns };
+  keepOutcome(file, data);
+  return data;
+}

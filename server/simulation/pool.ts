@@ -1,0 +1,165 @@
+/**
+ * The worker threads simulations run on: one per core by default, started on first use and kept
+ * for the process's life, each loading a country model once and reusing it (and its compiled
+ * plans) for every later job. Data never travels: jobs carry typed arrays over SharedArrayBuffers,
+ * so a message costs the same for ten households or a million.
+ *
+ * Idle threads are unref'd, so a process with nothing else to do exits without calling
+ * shutdownSimulationThreads (tests and servers still call it to stop cleanly).
+ */
+import * as os from 'os';
+import * as path from 'path';
+import { Worker } from 'worker_threads';
+import type { JobData, JobTask } from './job';
+import type { OutcomeData } from './output';
+import { modelKey } from './models';
+
+export type WorkerRequest =
+  | { type: 'warm'; id: number; modelFolder: string; modelKey: string }
+  | { type: 'job'; id: number; modelFolder: string; modelKey: string; data: JobData; task: JobTask }
+  /** Write a simulation's output file (columns in shared memory), beside the main thread's summary. */
+  | { type: 'write'; id: number; file: string; data: OutcomeData; ids: Record<string, Float64Array | Int32Array>; computed: string[] };
+
+/** A request before the pool numbers it. */
+export type NewRequest = WorkerRequest extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never;
+
+export type WorkerReply = { id: number; ok: true; ms: number } | { id: number; ok: false; error: string };
+
+interface Slot {
+  worker: Worker;
+  busy: boolean;
+  /** Messages posted and not answered: the thread keeps the process alive while non-zero. */
+  outstanding: number;
+}
+
+interface Pending {
+  request: WorkerRequest;
+  resolve: (ms: number) => void;
+  reject: (e: Error) => void;
+}
+
+export function defaultThreads(): number {
+  return Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+}
+
+class ThreadPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private readonly running = new Map<number, { slot: Slot; pending: Pending; broadcast: boolean }>();
+  private nextId = 1;
+
+  constructor(size: number) {
+    for (let i = 0; i < size; i++) this.addWorker();
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  grow(size: number): void {
+    while (this.slots.length < size) this.addWorker();
+  }
+
+  private addWorker(): void {
+    const worker = new Worker(path.join(__dirname, 'worker.js'));
+    const slot: Slot = { worker, busy: false, outstanding: 0 };
+    worker.on('message', (reply: WorkerReply) => this.finish(slot, reply));
+    worker.on('error', (error) => this.crash(slot, error instanceof Error ? error : new Error(String(error))));
+    worker.on('exit', (code) => {
+      if (code !== 0) this.crash(slot, new Error(`a simulation thread stopped (exit code ${code})`));
+    });
+    worker.unref();
+    this.slots.push(slot);
+  }
+
+  /** Run a request on the next free thread (or the given one, for warming every thread). */
+  submit(request: NewRequest): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request: { ...request, id: this.nextId++ } as WorkerRequest, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (!this.queue.length) return;
+      if (slot.busy) continue;
+      const pending = this.queue.shift()!;
+      slot.busy = true;
+      this.post(slot, pending, false);
+    }
+  }
+
+  private post(slot: Slot, pending: Pending, broadcast: boolean): void {
+    if (slot.outstanding++ === 0) slot.worker.ref();
+    this.running.set(pending.request.id, { slot, pending, broadcast });
+    slot.worker.postMessage(pending.request);
+  }
+
+  /** The same request to every thread (queued behind whatever each is doing). */
+  broadcast(request: NewRequest): Promise<number[]> {
+    return Promise.all(this.slots.map((slot) => new Promise<number>((resolve, reject) => {
+      this.post(slot, { request: { ...request, id: this.nextId++ } as WorkerRequest, resolve, reject }, true);
+    })));
+  }
+
+  private finish(slot: Slot, reply: WorkerReply): void {
+    const run = this.running.get(reply.id);
+    if (!run) return;
+    this.running.delete(reply.id);
+    if (--slot.outstanding === 0) slot.worker.unref();
+    if (!run.broadcast) slot.busy = false;
+    if (reply.ok) run.pending.resolve(reply.ms);
+    else run.pending.reject(new Error(reply.error));
+    this.dispatch();
+  }
+
+  /** A thread that died takes its job down with it; a new thread replaces it. */
+  private crash(slot: Slot, error: Error): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return;
+    this.slots.splice(i, 1);
+    for (const [id, run] of this.running) {
+      if (run.slot === slot) {
+        this.running.delete(id);
+        run.pending.reject(error);
+      }
+    }
+    if (!this.closing) this.addWorker();
+    this.dispatch();
+  }
+
+  private closing = false;
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const p of this.queue.splice(0)) p.reject(new Error('simulation threads were shut down'));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    this.slots.length = 0;
+  }
+}
+
+let pool: ThreadPool | undefined;
+
+/** The shared pool, with at least `threads` threads. */
+export function threadPool(threads = defaultThreads()): ThreadPool {
+  if (!pool) pool = new ThreadPool(Math.max(threads, defaultThreads()));
+  else pool.grow(threads);
+  return pool;
+}
+
+/** Stop the worker threads (tests and processes exit cleanly). A later simulation starts new ones. */
+export async function shutdownSimulationThreads(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  if (p) await p.close();
+}
+
+/**
+ * Start the threads and load these country folders in each, so the first simulation does not pay
+ * for it (loading a model takes about a second per thread).
+ */
+export async function warmSimulationThreads(modelFolders: string[], threads = defaultThreads()): Promise<void> {
+  const p = threadPool(threads);
+  await Promise.all(modelFolders.map((folder) => p.broadcast({ type: 'warm', modelFolder: folder, modelKey: modelKey(folder) })));
+}

@@ -1,0 +1,84 @@
+/**
+ * Datasets as simulations use them: read, checked against the model, ordered by household and
+ * held in SharedArrayBuffers that every thread reads. Prepared datasets are kept (the two most
+ * recent), so a baseline and its reform, or several reports on one dataset, read the file once.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { CountryModel } from '../../core/model';
+import { readDataset } from '../datasets/read';
+import { Microdata, toMicrodata } from '../datasets/microdata';
+import type { JobData } from './job';
+import { regionFilter } from './regions';
+
+export interface PreparedDataset {
+  key: string;
+  microdata: Microdata;
+  data: JobData;
+  /** For each entity: row -> household row. */
+  topOf: Record<string, Int32Array>;
+  /** Persons per household. */
+  size: Int32Array;
+  /** Milliseconds spent reading and preparing. */
+  ms: { read: number; prepare: number };
+  /** Columns of variables nobody gives and no formula computes (their default), shared by every simulation of the dataset. */
+  constants: Map<string, Float64Array | Int32Array | Uint8Array>;
+}
+
+const MAX_PREPARED = 2;
+const prepared = new Map<string, Promise<PreparedDataset>>();
+
+const shared = (bytes: number) => new SharedArrayBuffer(bytes);
+
+export function prepareDataset(file: string, model: CountryModel, modelKey: string, region: string | null | undefined): Promise<PreparedDataset> {
+  const abs = path.resolve(file);
+  const st = fs.statSync(abs);
+  const key = `${abs}|${st.size}|${st.mtimeMs}|${modelKey}|${region ?? ''}`;
+  let p = prepared.get(key);
+  if (p) {
+    prepared.delete(key);
+  } else {
+    p = load(abs, model, region, key);
+    // A failed preparation is not kept: the next call tries again (the file may be fixed).
+    p.catch(() => prepared.delete(key));
+    if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
+  }
+  prepared.set(key, p);
+  return p;
+}
+
+/** Forget prepared datasets (tests; servers after deleting a dataset). */
+export function clearPreparedDatasets(): void {
+  prepared.clear();
+}
+
+async function load(file: string, model: CountryModel, region: string | null | undefined, key: string): Promise<PreparedDataset> {
+  const t0 = performance.now();
+  const tables = await readDataset(file, { model, shared: true });
+  const t1 = performance.now();
+  const country = model.country.id;
+  const keep = regionFilter(country, region, (name) => {
+    const spec = model.variables.get(name);
+    return spec?.default as string | number | undefined;
+  });
+  const microdata = toMicrodata(tables, model, { alloc: shared, keep: keep ?? undefined });
+  if (!microdata.top) throw new Error(`the ${country} model has no entity containing all others (a household): simulations run in household chunks`);
+  const top = microdata.top;
+  const data: JobData = { person: microdata.person, top, counts: microdata.counts, membership: microdata.membership, inputs: microdata.inputs, starts: microdata.starts };
+  const topOf: Record<string, Int32Array> = {};
+  const hh = microdata.membership[top];
+  topOf[microdata.person] = hh;
+  for (const [g, m] of Object.entries(microdata.membership)) {
+    if (g === top) {
+      topOf[g] = Int32Array.from({ length: microdata.counts[g] }, (_, i) => i);
+      continue;
+    }
+    const t = new Int32Array(microdata.counts[g]);
+    for (let p = 0; p < m.length; p++) t[m[p]] = hh[p];
+    topOf[g] = t;
+  }
+  const s = microdata.starts[microdata.person];
+  const size = new Int32Array(microdata.counts[top]);
+  for (let h = 0; h < size.length; h++) size[h] = s[h + 1] - s[h];
+  return { key, microdata, data, topOf, size, ms: { read: t1 - t0, prepare: performance.now() - t1 }, constants: new Map() };
+}

@@ -1,0 +1,160 @@
+/**
+ * runSimulation: a country model over a dataset, in household jobs across the worker threads.
+ *
+ * 1. The model is loaded (once per process and folder) and the dataset read, checked and laid
+ *    out in shared memory (once per file, model and region: prepare.ts).
+ * 2. Output columns for every target are allocated in shared memory; the households are cut
+ *    into jobs of consecutive rows, about eight per thread so threads finish together and
+ *    progress moves in steps; each thread computes its jobs into the output columns.
+ * 3. The main thread sums the aggregates (summary.ts) and writes the output file (output.ts).
+ */
+import type { Column } from '../../core/types';
+import { COLUMN_TYPES } from '../../core/buffer-pool';
+import { defaultCode, outputArrayType } from '../../core/compiler/formula';
+import type { CountryModel } from '../../core/model';
+import { labourSupplyParams } from './dynamics';
+import type { JobTask } from './job';
+import { loadModel, modelKey } from './models';
+import { defaultThreads, threadPool } from './pool';
+import { PreparedDataset, prepareDataset } from './prepare';
+import { summarize } from './summary';
+import { reportSpec, simulationTargets } from './targets';
+import { keepOutcome, OutcomeData } from './output';
+import type { SimulationOutcome, SimulationSpec } from './types';
+
+const RESPONSE = 'employment_income_behavioral_response';
+
+export class SimulationAbortedError extends Error {
+  constructor() {
+    super('the simulation was cancelled');
+    this.name = 'AbortError';
+  }
+}
+
+export async function runSimulation(spec: SimulationSpec, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<SimulationOutcome> {
+  const t0 = performance.now();
+  const key = modelKey(spec.modelFolder);
+  const model = loadModel(spec.modelFolder, key);
+  if (model.country.id !== spec.country) throw new Error(`${spec.modelFolder} is the ${model.country.id} model, not ${spec.country}`);
+  const tModel = performance.now();
+  const prep = await prepareDataset(spec.datasetFile, model, key, spec.region);
+  const tData = performance.now();
+  if (signal?.aborted) throw new SimulationAbortedError();
+
+  const rspec = reportSpec(model, spec.year);
+  const labourSupply = labourSupplyParams(model, spec.dynamic, spec.year);
+  const targets = simulationTargets(rspec, model);
+  if (labourSupply && model.variables.has('employment_income') && !targets.includes('employment_income')) targets.push('employment_income');
+  const { outputs, computed } = allocateOutputs(model, prep, targets, labourSupply !== null);
+  const threads = Math.max(1, spec.threads ?? defaultThreads());
+  // Threads receive only the columns they fill: any other (an ordinary ArrayBuffer) would be copied into every message.
+  const filled = Object.fromEntries([...computed, RESPONSE].filter((n) => outputs[n]).map((n) => [n, outputs[n]]));
+  await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed }, filled, threads, onProgress, signal);
+  const tRun = performance.now();
+
+  const timings: Record<string, number> = { model: (tModel - t0) / 1000, read: prep.ms.read / 1000, prepare: prep.ms.prepare / 1000, load_dataset: (tData - tModel) / 1000, compute: (tRun - tData) / 1000 };
+  const md = prep.microdata;
+  const entities: Record<string, string> = {};
+  for (const name of Object.keys(outputs)) entities[name] = name === RESPONSE ? md.person : model.variable(name).entity;
+  const data: OutcomeData = {
+    meta: {
+      country: spec.country, year: spec.year, region: spec.region ?? null, person: md.person, top: md.top!,
+      net: rspec.net, tax: rspec.tax, benefits: rspec.benefits, income_measure: rspec.incomeMeasure, programmes: rspec.programmes, entities,
+    },
+    counts: md.counts,
+    membership: md.membership,
+    weights: md.weights,
+    columns: outputs,
+  };
+  keepOutcome(spec.outputFile, data);
+  // The file is written on a simulation thread while this one sums the aggregates.
+  const written = threadPool(threads).submit({ type: 'write', file: spec.outputFile, data: { ...data, columns: filled }, ids: md.ids, computed: Object.keys(filled) });
+  written.catch(() => undefined);
+  const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings });
+  const tSum = performance.now();
+  await written;
+  const tEnd = performance.now();
+  timings.summary = (tSum - tRun) / 1000;
+  timings.write = (tEnd - tRun) / 1000;
+  timings.total = (tEnd - t0) / 1000;
+  onProgress(1);
+  return { summary, outputFile: spec.outputFile };
+}
+
+/**
+ * Output columns. Targets the dataset gives are its own (shared) columns; targets nothing gives
+ * and no formula computes are their default everywhere (most benefit inputs of a dataset without
+ * them): neither is computed by the threads. The others get shared columns the threads fill.
+ * (Under a dynamic, employment income changes, so it is computed even when given.)
+ */
+function allocateOutputs(model: CountryModel, prep: PreparedDataset, targets: string[], responded: boolean): { outputs: Record<string, Column>; computed: string[] } {
+  const outputs: Record<string, Column> = {};
+  const computed: string[] = [];
+  const given = new Map(prep.microdata.inputs.map((i) => [i.name, i.values]));
+  for (const name of targets) {
+    const spec = model.variable(name);
+    const n = prep.microdata.counts[spec.entity];
+    const C = COLUMN_TYPES[outputArrayType(spec)];
+    const input = given.get(name);
+    if (input && !(responded && name === 'employment_income')) {
+      outputs[name] = input;
+    } else if (!input && spec.formula === undefined && spec.adds === undefined && spec.subtracts === undefined) {
+      let col = prep.constants.get(name);
+      if (!col) {
+        col = new C(n);
+        const d = defaultCode(spec);
+        if (d !== 0) col.fill(d);
+        prep.constants.set(name, col);
+      }
+      outputs[name] = col;
+    } else {
+      outputs[name] = new C(new SharedArrayBuffer(C.BYTES_PER_ELEMENT * n) as unknown as ArrayBuffer);
+      computed.push(name);
+    }
+  }
+  if (responded) outputs[RESPONSE] = new Float64Array(new SharedArrayBuffer(8 * prep.microdata.counts[prep.microdata.person]));
+  return { outputs, computed };
+}
+
+/** Cut households into jobs of about `persons` people each (whole households). */
+export function jobRanges(personStarts: Int32Array, persons: number): { lo: number; hi: number }[] {
+  const households = personStarts.length - 1;
+  const ranges: { lo: number; hi: number }[] = [];
+  let lo = 0;
+  while (lo < households) {
+    let hi = lo + 1;
+    while (hi < households && personStarts[hi] - personStarts[lo] < persons) hi++;
+    ranges.push({ lo, hi });
+    lo = hi;
+  }
+  return ranges;
+}
+
+async function runJobs(
+  folder: string, key: string, prep: PreparedDataset, task: Omit<JobTask, 'outputs' | 'lo' | 'hi'>,
+  outputs: Record<string, Column>, threads: number, onProgress: (f: number) => void, signal?: AbortSignal,
+): Promise<void> {
+  const people = prep.microdata.counts[prep.microdata.person];
+  // About eight jobs per thread, each at least one cache-sized chunk and at most 256k people.
+  const size = Math.min(262144, Math.max(16384, Math.ceil(people / (threads * 8))));
+  const ranges = jobRanges(prep.data.starts[prep.data.person], size);
+  const pool = threadPool(threads);
+  let next = 0;
+  let done = 0;
+  let failure: unknown = null;
+  const lane = async () => {
+    while (next < ranges.length && failure === null) {
+      if (signal?.aborted) throw new SimulationAbortedError();
+      const r = ranges[next++];
+      await pool.submit({ type: 'job', modelFolder: folder, modelKey: key, data: prep.data, task: { ...task, outputs, lo: r.lo, hi: r.hi } });
+      done++;
+      onProgress(Math.min(0.99, done / ranges.length));
+    }
+  };
+  // `threads` lanes: each keeps one job in flight, so a simulation uses at most that many threads.
+  const lanes = Array.from({ length: Math.min(threads, ranges.length) }, () => lane().catch((e) => {
+    failure ??= e;
+  }));
+  await Promise.all(lanes);
+  if (failure !== null) throw failure;
+}

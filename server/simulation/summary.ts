@@ -1,0 +1,158 @@
+/**
+ * The aggregates a completed simulation keeps (SimulationSummary): weighted totals of the
+ * household sums and of every programme, inequality and poverty. Weights are the dataset's
+ * household weights; a row of any entity takes the weight of its household, and people-based
+ * figures (inequality, poverty) weight each household by weight × people.
+ */
+import type { Column } from '../../core/types';
+import type { PreparedDataset } from './prepare';
+import { ascending, gini, topShare, weightedMedian } from './stats';
+import type { ReportSpec } from './targets';
+import type { InequalityFigures, PovertyFigure, ProgramTotal, SimulationSummary } from './types';
+
+export const AGE_GROUPS: { group: string; test: (age: number) => boolean }[] = [
+  { group: 'all', test: () => true },
+  { group: 'child', test: (a) => a < 18 },
+  { group: 'working_age', test: (a) => a >= 18 && a < 65 },
+  { group: 'senior', test: (a) => a >= 65 },
+];
+
+/** Household-level weights for people-based figures. */
+export function peopleWeights(prep: PreparedDataset): Float64Array {
+  const w = prep.microdata.weights;
+  const out = new Float64Array(w.length);
+  for (let h = 0; h < w.length; h++) out[h] = w[h] * prep.size[h];
+  return out;
+}
+
+export function programTotals(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>): ProgramTotal[] {
+  const w = prep.microdata.weights;
+  return spec.programmes.map((p) => {
+    const [total, count] = weightedTotal(outputs[p.name] as Float64Array, w, prep.topOf[p.entity]);
+    return { name: p.name, label: p.label, entity: p.entity, is_tax: p.is_tax, total, count };
+  });
+}
+
+/** Σ weight × value and Σ weight over non-zero rows, each row weighted by its household's weight. */
+export function weightedTotal(col: Float64Array, w: Float64Array, top: Int32Array): [number, number] {
+  let total = 0;
+  let count = 0;
+  for (let r = 0; r < col.length; r++) {
+    const v = col[r];
+    if (v === 0) continue;
+    const wr = w[top[r]];
+    total += wr * v;
+    count += wr;
+  }
+  return [total, count];
+}
+
+export function inequality(income: ArrayLike<number>, peopleW: Float64Array, order: Uint32Array = ascending(income)): InequalityFigures {
+  return { gini: gini(income, peopleW, order), top_10_share: topShare(income, peopleW, 0.1, order), top_1_share: topShare(income, peopleW, 0.01, order) };
+}
+
+/** Poverty headcounts by age group, from the model's indicators and from relative lines. */
+export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>, model: { variable(n: string): { entity: string } }, orders?: Map<string, Uint32Array>): PovertyFigure[] {
+  const md = prep.microdata;
+  const person = md.person;
+  const hh = md.membership[md.top!];
+  const w = md.weights;
+  const age = outputs.age;
+  const out: PovertyFigure[] = [];
+  // Each person's age group once (0: child, 1: working age, 2: senior), then one pass per measure.
+  const group = new Uint8Array(hh.length);
+  if (age) for (let p = 0; p < hh.length; p++) group[p] = age[p] < 18 ? 0 : age[p] < 65 ? 1 : 2;
+  const pw = new Float64Array(hh.length);
+  for (let p = 0; p < hh.length; p++) pw[p] = w[hh[p]];
+  const tally = (measure: string, poor: Uint8Array) => {
+    const all = new Float64Array(3);
+    const count = new Float64Array(3);
+    for (let p = 0; p < hh.length; p++) {
+      all[group[p]] += pw[p];
+      if (poor[p]) count[group[p]] += pw[p];
+    }
+    const total = all[0] + all[1] + all[2];
+    const poorTotal = count[0] + count[1] + count[2];
+    out.push({ measure, group: 'all', rate: total > 0 ? poorTotal / total : 0, count: poorTotal });
+    if (age) AGE_GROUPS.slice(1).forEach((g, k) => out.push({ measure, group: g.group, rate: all[k] > 0 ? count[k] / all[k] : 0, count: count[k] }));
+  };
+  const status = (col: ArrayLike<number>, link: Int32Array | null) => {
+    const poor = new Uint8Array(hh.length);
+    for (let p = 0; p < hh.length; p++) poor[p] = col[link ? link[p] : p] !== 0 ? 1 : 0;
+    return poor;
+  };
+  for (const ind of spec.poverty) {
+    const col = outputs[ind.variable];
+    const entity = model.variable(ind.variable).entity;
+    tally(ind.measure, status(col, entity === person ? null : md.membership[entity]));
+  }
+  const peopleW = peopleWeights(prep);
+  for (const rel of spec.relative) {
+    const income = outputs[rel.income];
+    const line = 0.6 * weightedMedian(income, peopleW, orders?.get(rel.income));
+    const below = new Uint8Array(income.length);
+    for (let h = 0; h < income.length; h++) below[h] = income[h] < line ? 1 : 0;
+    tally(rel.measure, status(below, hh));
+  }
+  return out;
+}
+
+export function summarize(args: {
+  prep: PreparedDataset;
+  spec: ReportSpec;
+  outputs: Record<string, Column>;
+  model: { variable(n: string): { entity: string } };
+  country: string;
+  year: number;
+  region: string | null;
+  responded: boolean;
+  timings: Record<string, number>;
+}): SimulationSummary {
+  const { prep, spec, outputs } = args;
+  const w = prep.microdata.weights;
+  const pw = peopleWeights(prep);
+  const sum = (col: ArrayLike<number>) => {
+    let s = 0;
+    for (let h = 0; h < w.length; h++) s += w[h] * col[h];
+    return s;
+  };
+  let weightedPeople = 0;
+  let weightedHouseholds = 0;
+  for (let h = 0; h < w.length; h++) {
+    weightedHouseholds += w[h];
+    weightedPeople += pw[h];
+  }
+  // Each income measure is sorted once, for inequality and relative poverty alike.
+  const orders = new Map<string, Uint32Array>();
+  for (const name of new Set([spec.incomeMeasure, ...spec.relative.map((r) => r.income)])) orders.set(name, ascending(outputs[name]));
+  let lsr: SimulationSummary['labour_supply_response'] = null;
+  const response = outputs.employment_income_behavioral_response;
+  if (args.responded && response) {
+    const hh = prep.microdata.membership[prep.microdata.top!];
+    let change = 0;
+    let people = 0;
+    for (let p = 0; p < response.length; p++) {
+      change += w[hh[p]] * response[p];
+      if (response[p] !== 0) people += w[hh[p]];
+    }
+    lsr = { employment_income_change: change, people_responding: people };
+  }
+  return {
+    country: args.country,
+    year: args.year,
+    region: args.region,
+    counts: { ...prep.microdata.counts },
+    weighted_households: weightedHouseholds,
+    weighted_people: weightedPeople,
+    income_measure: spec.incomeMeasure,
+    household_net_income: sum(outputs[spec.net]),
+    household_tax: sum(outputs[spec.tax]),
+    household_benefits: sum(outputs[spec.benefits]),
+    programs: programTotals(prep, spec, outputs),
+    inequality: inequality(outputs[spec.incomeMeasure], pw, orders.get(spec.incomeMeasure)),
+    poverty: povertyFigures(prep, spec, outputs, args.model, orders),
+    labour_supply_response: lsr,
+    unavailable: spec.unavailable,
+    timings: args.timings,
+  };
+}

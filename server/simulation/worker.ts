@@ -1,0 +1,33 @@
+/**
+ * A simulation thread: answers `warm` (load a model), `job` (compute a range of households into
+ * shared output columns) and `write` (write an output file) messages from pool.ts, one at a time.
+ */
+import { parentPort } from 'worker_threads';
+import { runJob } from './job';
+import { loadModel } from './models';
+import { writeOutcome } from './output';
+import type { WorkerReply, WorkerRequest } from './pool';
+
+let queue = Promise.resolve();
+
+parentPort!.on('message', (msg: WorkerRequest) => {
+  // Writing is asynchronous (h5wasm loads once per thread): messages are still answered in order.
+  queue = queue.then(() => handle(msg));
+});
+
+async function handle(msg: WorkerRequest): Promise<void> {
+  const t = performance.now();
+  let reply: WorkerReply;
+  try {
+    if (msg.type === 'write') {
+      await writeOutcome(msg.file, msg.data, msg.ids, new Set(msg.computed));
+    } else {
+      const model = loadModel(msg.modelFolder, msg.modelKey);
+      if (msg.type === 'job') runJob(model, msg.data, msg.task);
+    }
+    reply = { id: msg.id, ok: true, ms: performance.now() - t };
+  } catch (error) {
+    reply = { id: msg.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort!.postMessage(reply);
+}
