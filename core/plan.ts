@@ -372,9 +372,18 @@ export function runPlan(plan: Plan, pop: PopulationView & { count(entity: string
       case 'fill':
         slots[st.slot] = pop.alloc(st.type, pop.count(st.entity)).fill(st.value);
         break;
-      case 'branch':
-        slots[st.slot] = runPlan(st.plan, pop, cols).get(st.name)!;
+      case 'branch': {
+        let out = runPlan(st.plan, pop, cols).get(st.name)!;
+        // A branch whose target it takes whole from this plan hands back this plan's own column:
+        // a copy keeps the two slots' lifetimes apart (releasing one must not free the other).
+        if (cols.includes(out)) {
+          const copy = pop.alloc(out.constructor.name, out.length) as Column;
+          copy.set(out as ArrayLike<number>);
+          out = copy;
+        }
+        slots[st.slot] = out;
         break;
+      }
     }
     for (const r of st.release) {
       pop.recycle(slots[r]!);

@@ -63,6 +63,24 @@ describe('core: branches', () => {
     }
   });
 
+  it('keeps a column a branch hands back unchanged apart from the branch\'s own slot', () => {
+    // b is a computed without change (a does not read y): its column must not be freed as b's.
+    const m2 = miniModel({
+      x: person('float'),
+      y: person('float'),
+      a: person('float', 'x * 2'),
+      b: person('float', 'branch(a, y = 1)'),
+      c: person('float', 'b + 1'),
+      e: person('float', 'c * 3'),
+      d: person('float', 'a + e'),
+    });
+    const s = sim(m2, ['p', 'q']);
+    s.setInput('x', '2024', [1, 2]);
+    const out = s.computeReleasing(['d', 'e'], '2024', { chunkPeople: 0 });
+    expect(Array.from(out.get('e')!)).to.deep.equal([9, 15]);
+    expect(Array.from(out.get('d')!)).to.deep.equal([11, 19]);
+  });
+
   it('stops a branch that asks for itself forever, and refuses bad changes', () => {
     expect(() => fresh().calculate('forever', '2024')).to.throw(EngineError, /branches nested 8 deep/);
     const bad = (formula: string) => miniModel({ x: person('float'), e: { entity: 'person', period: 'year', type: 'enum', possible_values: ['A', 'B'] }, y: person('float', formula) });
