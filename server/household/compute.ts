@@ -73,7 +73,7 @@ export function computeHousehold<M extends ModelView>(
 function coverageWarnings(simulation: SimulationPort, model: ModelView, plan: HouseholdPlan): CoverageWarning[] {
   const rules = model.country.coverage;
   if (rules.length === 0 || plan.outputs.length === 0) return [];
-  const years = [...new Set(plan.outputs.map((o) => o.period.slice(0, 4)))].sort();
+  const years = [...new Set(plan.outputs.filter((o) => o.period !== 'eternity').map((o) => o.period.slice(0, 4)))].sort();
   const warnings: CoverageWarning[] = [];
   for (const rule of rules) {
     const entity = model.variables.get(rule.variable)!.entity;
