@@ -12,10 +12,10 @@ import * as path from 'path';
 import { Worker } from 'worker_threads';
 import type { JobData, JobTask } from './job';
 import type { OutcomeData } from './output';
-import { modelKey } from './models';
+import { loadModel, modelKey } from './models';
 
 export type WorkerRequest =
-  | { type: 'warm'; id: number; modelFolder: string; modelKey: string }
+  | { type: 'warm'; id: number; modelFolder: string; modelKey: string; year: number }
   | { type: 'job'; id: number; modelFolder: string; modelKey: string; data: JobData; task: JobTask }
   /** Write a simulation's output file (columns in shared memory), beside the main thread's summary. */
   | { type: 'write'; id: number; file: string; data: OutcomeData; ids: Record<string, Float64Array | Int32Array>; computed: string[] };
@@ -156,10 +156,14 @@ export async function shutdownSimulationThreads(): Promise<void> {
 }
 
 /**
- * Start the threads and load these country folders in each, so the first simulation does not pay
- * for it (loading a model takes about a second per thread).
+ * Start the threads and load these country folders in each (and in this thread), then run each
+ * model once on a small synthetic population of `year`, so the first simulation pays neither for
+ * loading (about a second per thread) nor for compiling its plan. A server calls it at start.
  */
-export async function warmSimulationThreads(modelFolders: string[], threads = defaultThreads()): Promise<void> {
+export async function warmSimulationThreads(modelFolders: string[], threads = defaultThreads(), year = 2025): Promise<void> {
   const p = threadPool(threads);
-  await Promise.all(modelFolders.map((folder) => p.broadcast({ type: 'warm', modelFolder: folder, modelKey: modelKey(folder) })));
+  const keys = modelFolders.map((folder) => modelKey(folder));
+  const work = Promise.all(modelFolders.map((folder, i) => p.broadcast({ type: 'warm', modelFolder: folder, modelKey: keys[i], year })));
+  modelFolders.forEach((folder, i) => loadModel(folder, keys[i]));
+  await work;
 }

@@ -18,7 +18,7 @@ import { loadModel, modelKey } from './models';
 import { defaultThreads, threadPool } from './pool';
 import { PreparedDataset, prepareDataset } from './prepare';
 import { summarize } from './summary';
-import { reportSpec, simulationTargets } from './targets';
+import { reportSpec, simulationTargets, splitTargets } from './targets';
 import { keepOutcome, OutcomeData } from './output';
 import type { SimulationOutcome, SimulationSpec } from './types';
 
@@ -84,36 +84,32 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
 /**
  * Output columns. Targets the dataset gives are its own (shared) columns; targets nothing gives
  * and no formula computes are their default everywhere (most benefit inputs of a dataset without
- * them): neither is computed by the threads. The others get shared columns the threads fill.
- * (Under a dynamic, employment income changes, so it is computed even when given.)
+ * them), one column shared by every simulation of the dataset: neither is computed by the
+ * threads. The others get shared columns the threads fill.
  */
 function allocateOutputs(model: CountryModel, prep: PreparedDataset, targets: string[], responded: boolean): { outputs: Record<string, Column>; computed: string[] } {
   const outputs: Record<string, Column> = {};
-  const computed: string[] = [];
   const given = new Map(prep.microdata.inputs.map((i) => [i.name, i.values]));
-  for (const name of targets) {
-    const spec = model.variable(name);
-    const n = prep.microdata.counts[spec.entity];
-    const C = COLUMN_TYPES[outputArrayType(spec)];
-    const input = given.get(name);
-    if (input && !(responded && name === 'employment_income')) {
-      outputs[name] = input;
-    } else if (!input && spec.formula === undefined && spec.adds === undefined && spec.subtracts === undefined) {
-      let col = prep.constants.get(name);
-      if (!col) {
-        col = new C(n);
-        const d = defaultCode(spec);
-        if (d !== 0) col.fill(d);
-        prep.constants.set(name, col);
-      }
-      outputs[name] = col;
-    } else {
-      outputs[name] = new C(new SharedArrayBuffer(C.BYTES_PER_ELEMENT * n) as unknown as ArrayBuffer);
-      computed.push(name);
+  const split = splitTargets(model, targets, new Set(given.keys()), responded);
+  for (const name of split.given) outputs[name] = given.get(name)!;
+  for (const name of split.constant) {
+    let col = prep.constants.get(name);
+    if (!col) {
+      const spec = model.variable(name);
+      col = new COLUMN_TYPES[outputArrayType(spec)](prep.microdata.counts[spec.entity]);
+      const d = defaultCode(spec);
+      if (d !== 0) col.fill(d);
+      prep.constants.set(name, col);
     }
+    outputs[name] = col;
+  }
+  for (const name of split.computed) {
+    const spec = model.variable(name);
+    const C = COLUMN_TYPES[outputArrayType(spec)];
+    outputs[name] = new C(new SharedArrayBuffer(C.BYTES_PER_ELEMENT * prep.microdata.counts[spec.entity]) as unknown as ArrayBuffer);
   }
   if (responded) outputs[RESPONSE] = new Float64Array(new SharedArrayBuffer(8 * prep.microdata.counts[prep.microdata.person]));
-  return { outputs, computed };
+  return { outputs, computed: split.computed };
 }
 
 /** Cut households into jobs of about `persons` people each (whole households). */

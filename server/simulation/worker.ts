@@ -6,6 +6,7 @@ import { parentPort } from 'worker_threads';
 import { runJob } from './job';
 import { loadModel } from './models';
 import { writeOutcome } from './output';
+import { warmModel } from './warm';
 import type { WorkerReply, WorkerRequest } from './pool';
 
 let queue = Promise.resolve();
@@ -24,6 +25,7 @@ async function handle(msg: WorkerRequest): Promise<void> {
     } else {
       const model = loadModel(msg.modelFolder, msg.modelKey);
       if (msg.type === 'job') runJob(model, msg.data, msg.task);
+      else await warmModel(model, msg.year);
     }
     reply = { id: msg.id, ok: true, ms: performance.now() - t };
   } catch (error) {
