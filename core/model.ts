@@ -243,7 +243,7 @@ export class CompiledModel implements PlanSource {
       visiting.add(key);
       stack.push(key);
       const spec = this.model.variable(name);
-      const own = spec.period === 'eternity' ? 'eternity' : convertPeriodFor(spec.period, p);
+      const own = spec.period === 'eternity' ? ['eternity'] : convertPeriodFor(spec.period, p);
       for (const ownP of own) {
         const k = this.kernel(name, ownP);
         // Other periods (last_year) cannot close a same-period cycle.

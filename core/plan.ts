@@ -28,6 +28,8 @@ export interface Plan {
   outputs: { name: string; slot: number }[];
   slotCount: number;
   stats: PlanStats;
+  /** Some step reads statistics of the whole population: the plan cannot run in chunks. */
+  global: boolean;
 }
 
 export interface PlanStats {
@@ -206,7 +208,18 @@ export function buildPlan(
     if (exactReads.get(key)?.has(reader) && p === rp && src.variable(name).entity === src.variable(rname).entity) inline.add(key);
   }
 
-  // 3. Final kernels (with inlining) from the targets, in dependency order, with slots.
+  // 3. Final kernels (with inlining) from the targets, in dependency order, with slots. A step that
+  //    computes exactly what an earlier one computes (same code, constants and inputs) reuses its
+  //    slot: a monthly variable whose months read the same year and the same parameters is computed
+  //    once, not twelve times.
+  const bySignature = new Map<string, number>();
+  const shared = (signature: string, make: () => number): number => {
+    const done = bySignature.get(signature);
+    if (done !== undefined) return done;
+    const slot = make();
+    bySignature.set(signature, slot);
+    return slot;
+  };
   const fusion: Fusion = { constants, inline };
   const steps: PlanStep[] = [];
   const slotOf = new Map<string, number>();
@@ -230,9 +243,12 @@ export function buildPlan(
       const touchesInline = s.probe.deps.some((d) => !d.branch && inline.has(`${d.name}@${d.period}`));
       const kernel = touchesInline ? src.fusedKernel(name, p, fusion) : s.probe;
       const deps = kernel.deps.map((d) => (d.branch && !isIdentity(d.branch) ? branchSlot(d.name, d.period, d.branch) : readSlot(d.name, d.period)));
-      slot = slotCount++;
-      steps.push({ kind: 'kernel', kernel, deps, slot, release: [] });
-      kernels++;
+      slot = shared(`k|${kernelSignature(kernel)}|${deps.join(',')}`, () => {
+        const fresh = slotCount++;
+        steps.push({ kind: 'kernel', kernel, deps, slot: fresh, release: [] });
+        kernels++;
+        return fresh;
+      });
     }
     slotOf.set(key, slot);
     return slot;
@@ -244,8 +260,11 @@ export function buildPlan(
     const done = slotOf.get(key);
     if (done !== undefined) return done;
     const deps = r.periods.map((ep) => exactSlot(name, ep));
-    const slot = slotCount++;
-    steps.push({ kind: r.how, deps, slot, release: [] });
+    const slot = shared(`${r.how}|${deps.join(',')}`, () => {
+      const fresh = slotCount++;
+      steps.push({ kind: r.how as 'sum' | 'twelfth', deps, slot: fresh, release: [] });
+      return fresh;
+    });
     slotOf.set(key, slot);
     return slot;
   };
@@ -282,7 +301,21 @@ export function buildPlan(
 
   let constantCount = 0;
   for (const s of state.values()) if (s.kind === 'const') constantCount++;
-  return { inputs, steps, outputs, slotCount, stats: { kernels, inlined: inline.size, constants: constantCount } };
+  const global = steps.some((st) => (st.kind === 'kernel' && st.kernel.global) || (st.kind === 'branch' && st.plan.global));
+  return { inputs, steps, outputs, slotCount, stats: { kernels, inlined: inline.size, constants: constantCount }, global };
+}
+
+const signatures = new WeakMap<Kernel, string>();
+
+/** What a kernel computes from its inputs: its code and the contents of its constant tables. */
+function kernelSignature(k: Kernel): string {
+  let sig = signatures.get(k);
+  if (sig === undefined) {
+    const consts = k.consts.map((c) => (ArrayBuffer.isView(c) ? `${c.constructor.name}[${Array.from(c as unknown as ArrayLike<number>).join(',')}]` : c instanceof Map || c instanceof Set ? `${c.constructor.name}(${JSON.stringify([...c])})` : JSON.stringify(c)));
+    sig = `${k.entity}|${k.source}|${consts.join(';')}`;
+    signatures.set(k, sig);
+  }
+  return sig;
 }
 
 /**

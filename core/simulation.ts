@@ -253,7 +253,8 @@ export class Simulation {
     const inputs = plan.inputs.map((i) => this.inputs.get(i.name, i.period)!);
     const chunkPeople = options.chunkPeople ?? DEFAULT_CHUNK_PEOPLE;
     const persons = this.count(this.model.personEntity().key);
-    const ranges = chunkPeople > 0 && persons > 2 * chunkPeople ? chunkRanges(this.model, this.population, chunkPeople) : null;
+    // Population statistics (deciles, medians) need every row at once.
+    const ranges = !plan.global && chunkPeople > 0 && persons > 2 * chunkPeople ? chunkRanges(this.model, this.population, chunkPeople) : null;
     return ranges ? runPlanInChunks(plan, this.model, this.population, inputs, ranges) : runPlan(plan, this.index, inputs);
   }
 

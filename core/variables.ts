@@ -21,7 +21,7 @@ const variableSchema = {
     default: { type: ['number', 'boolean', 'string'] },
     // Letters of any script: PolicyEngine's county names keep their accents (DOÑA_ANA_COUNTY_NM).
     possible_values: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[\\p{L}\\p{N}_]+$' } },
-    defined_for: { type: 'string', pattern: '^[a-z_][a-z0-9_]*$' },
+    defined_for: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
     formula: {
       oneOf: [
         expression,

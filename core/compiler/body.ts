@@ -43,11 +43,20 @@ export function compileVariableBody(c: ExprCompiler, b: KernelBuilder, env: Comp
   }
   const maskEnd = b.mainLines.length;
   let result = c.compileBody(root, scope, hint, guarded?.then);
+  if (result.k === 'param') result = c.toRow(result, scope);
   if (spec.type === 'string') {
     if (result.k === 'const' && typeof result.v === 'string') result = { k: 'const', v: strings.code(result.v) };
     else if (result.k !== 'row' || result.t !== 'str') throw new CompileError(`a string formula must give a text: a literal, name(enum) or a string variable`);
-  } else if (result.k === 'row' && result.t === 'str') {
+  } else if (result.k === 'row' && result.t === 'str' && spec.type !== 'enum') {
     throw new CompileError(`the formula gives a text but ${spec.name} is ${spec.type}`);
+  }
+  if (spec.type === 'enum' && result.k === 'row' && result.t === 'str') {
+    // A text naming one of the values (a county built from a state and a name): looked up by its code.
+    const values = spec.possible_values!;
+    const known = values.map((v) => strings.code(v));
+    const table = new Int32Array(Math.max(...known) + 1).fill(-1);
+    known.forEach((c, i) => (table[c] = i));
+    result = { k: 'row', code: `H.enumOfText(${b.constant(table)}, ${result.code}, ${defaultCode(spec)})`, entity: result.entity, t: 'enum', enumInfo: { variable: spec.name, values } };
   }
   const row = c.toRow(result, scope);
   if (spec.type === 'enum') {

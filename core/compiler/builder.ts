@@ -54,6 +54,8 @@ export class KernelBuilder {
   readonly mainLines: string[] = [];
   /** Local helper functions specialised at compile time (e.g. unrolled scales). */
   readonly helpers: string[] = [];
+  /** True when a row's value depends on other rows of the population (population statistics). */
+  global = false;
   private temps = 0;
 
   dep(name: string, period: string, branch?: string): string {

@@ -11,6 +11,7 @@ import { Node } from './syntax';
 import { formatPeriod, parsePeriod } from '../periods';
 import { strings } from '../strings';
 import { branchKey } from '../branches';
+import { compilePopulationStat, POPULATION_FUNCTIONS } from './population-stats';
 
 const MONTHLY = new Set(['sum_months', 'any_month', 'all_months', 'count_months']);
 
@@ -35,6 +36,17 @@ export function compileCall(c: ExprCompiler, b: KernelBuilder, env: CompileEnv, 
     }
     case 'branch':
       return branch(c, env, args, scope);
+    case 'concat': {
+      if (args.length < 2) throw new CompileError('concat() joins two or more texts');
+      const parts = args.map((a) => {
+        const ir = c.scalar(a, scope);
+        if (ir.k === 'const' && typeof ir.v === 'string') return String(strings.code(ir.v));
+        const r = c.toRow(ir, scope);
+        if (r.t !== 'str') throw new CompileError(`concat() joins texts: "${a.toString()}" is not one (use name(x) for an enum)`);
+        return r.code;
+      });
+      return { k: 'row', code: `H.concat(${b.constant(new Map<string, number>())}, [${parts.join(', ')}])`, entity: scope.entity, t: 'str' };
+    }
     case 'substr': {
       arity(3);
       const x = c.toRow(c.scalar(args[0], scope), scope);
@@ -55,6 +67,7 @@ export function compileCall(c: ExprCompiler, b: KernelBuilder, env: CompileEnv, 
       return { k: 'row', code: `${b.constant(table)}[${x.code}]`, entity: x.entity, t: 'str' };
     }
     default:
+      if (POPULATION_FUNCTIONS.has(name)) return compilePopulationStat(c, b, name, args, scope);
       if (MONTHLY.has(name)) {
         arity(1);
         return overMonths(c, env, name, args[0], scope);

@@ -314,6 +314,9 @@ export class ExprCompiler {
     const [c0, c1] = irs.map((ir) => (ir.k === 'const' ? Number(ir.v) : null));
     if (((fn === 'add' || fn === 'subtract') && c1 === 0) || ((fn === 'multiply' || fn === 'divide') && c1 === 1)) return this.toRow(irs[0], scope);
     if ((fn === 'add' && c0 === 0) || (fn === 'multiply' && c0 === 1)) return this.toRow(irs[1], scope);
+    // A factor that is a constant 0 (an eligibility that cannot hold, an amount nobody gave) makes the
+    // product 0, so what only the other factor needed is never computed.
+    if (fn === 'multiply' && (c0 === 0 || c1 === 0)) return { k: 'const', v: 0 };
     const row = (c: string, t: ScalarType = 'num'): RowIR => ({ k: 'row', code: c, entity: scope.entity, t });
     switch (fn) {
       case 'add': return row(`(${code[0]} + ${code[1]})`);

@@ -92,11 +92,15 @@ function flatIndex(dims: ParamDim[]): string {
 /** A parameter used as a number or bool: a constant, or a table lookup by the breakdown columns. */
 export function paramToValue(ir: ParamIR, b: KernelBuilder, entity: string): ConstIR | RowIR {
   for (const leaf of ir.leaves) {
-    if (typeof leaf !== 'number' && typeof leaf !== 'boolean' && !(typeof leaf === 'string' && ir.dims.length === 0)) {
-      throw new CompileError(describe(leaf, ir.path));
-    }
+    if (typeof leaf !== 'number' && typeof leaf !== 'boolean' && typeof leaf !== 'string') throw new CompileError(describe(leaf, ir.path));
   }
   if (ir.dims.length === 0) return { k: 'const', v: ir.leaves[0] as number | boolean | string };
+  if (ir.leaves.some((l) => typeof l === 'string')) {
+    // Texts broken down by a column: a table of string codes.
+    if (!ir.leaves.every((l) => typeof l === 'string')) throw new CompileError(`parameter ${ir.path} mixes texts and numbers`);
+    const codes = Int32Array.from(ir.leaves as string[], (t) => strings.code(t));
+    return { k: 'row', code: `${b.constant(codes)}[${flatIndex(ir.dims)}]`, entity, t: 'str' };
+  }
   const bools = ir.leaves.every((l) => typeof l === 'boolean');
   const table = bools ? Uint8Array.from(ir.leaves as boolean[], (x) => (x ? 1 : 0)) : Float64Array.from(ir.leaves as number[]);
   const k = b.constant(table);

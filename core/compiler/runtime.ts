@@ -60,6 +60,68 @@ export function substr(memo: Map<number, number>, code: number, start: number, l
   return out;
 }
 
+/** The code of texts joined end to end, memoised per call site by the codes joined. */
+export function concat(memo: Map<string, number>, codes: number[]): number {
+  const key = codes.join(',');
+  let out = memo.get(key);
+  if (out === undefined) {
+    out = strings.code(codes.map((c) => strings.text(c)).join(''));
+    memo.set(key, out);
+  }
+  return out;
+}
+
+/** The enum code of a text (a string code), or the default when the text is not one of the values. */
+export function enumOfText(table: Int32Array, code: number, fallback: number): number {
+  const k = code < table.length ? table[code] : -1;
+  return k < 0 ? fallback : k;
+}
+
+/** Row order of x ascending, ties in row order. */
+function ascending(x: Float64Array): Int32Array {
+  const order = new Int32Array(x.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return order.sort((a, b) => x[a] - x[b] || a - b);
+}
+
+/**
+ * Weighted quantile as microdf computes it (PolicyEngine's MicroSeries): each sorted value sits at
+ * the middle of its weight on the cumulative scale, and q is interpolated linearly between them.
+ */
+export function weightedQuantile(x: Float64Array, w: Float64Array, q: number): number {
+  const n = x.length;
+  if (n === 0) return 0;
+  const order = ascending(x);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += w[i];
+  if (!(total > 0)) return x[order[0]];
+  let cum = 0;
+  let prevPos = -Infinity;
+  let prevVal = x[order[0]];
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    const pos = (cum + 0.5 * w[i]) / total;
+    cum += w[i];
+    if (q <= pos) return k === 0 || pos === prevPos ? x[i] : prevVal + ((q - prevPos) / (pos - prevPos)) * (x[i] - prevVal);
+    prevPos = pos;
+    prevVal = x[i];
+  }
+  return prevVal;
+}
+
+/** Each row's weighted rank as a share: the weight of the rows up to it in ascending order over the total. */
+export function weightedRank(x: Float64Array, w: Float64Array, out: Float64Array): Float64Array {
+  const order = ascending(x);
+  let total = 0;
+  for (let i = 0; i < x.length; i++) total += w[i];
+  let cum = 0;
+  for (let k = 0; k < order.length; k++) {
+    cum += w[order[k]];
+    out[order[k]] = total > 0 ? cum / total : 0;
+  }
+  return out;
+}
+
 /** Sum of the amounts of every bracket whose threshold x exceeds (marginal-amount scales). */
 export function stepsum(t: Float64Array, a: Float64Array, x: number): number {
   let s = 0;
@@ -178,5 +240,5 @@ function rankRuns(key: Float64Array, cond: Uint8Array | null, group: Int32Array,
   return out;
 }
 
-export const runtime = { marginal, bracket, lookup, lookupRight, strIndex, substr, stepsum, average, round, mod, clampIndex, rank };
+export const runtime = { marginal, bracket, lookup, lookupRight, strIndex, substr, concat, enumOfText, weightedQuantile, weightedRank, stepsum, average, round, mod, clampIndex, rank };
 export type Runtime = typeof runtime;

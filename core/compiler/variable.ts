@@ -16,6 +16,10 @@ export interface Kernel {
   constant: number | null;
   /** Generated JavaScript (kept for debugging and `fiscus explain`). */
   source: string;
+  /** Reads statistics of the whole population: its values change if the rows are split. */
+  global: boolean;
+  /** The constant tables the source refers to (K[i]): with the source, what the kernel computes. */
+  consts: readonly unknown[];
   run(cols: Column[], pop: PopulationView): Column;
 }
 
@@ -40,6 +44,8 @@ function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: 
     deps: b.deps,
     constant: body.constant,
     source,
+    global: b.global,
+    consts: b.consts,
     run: fn,
   };
 }

@@ -124,10 +124,14 @@ describe('core: strings in formulas', () => {
     picked: person('string', 'is_la ? "LA" : county_fips'),
     rate: person('float', 'gov.rate[state_str]'),
     prefix: person('string', 'substr(county_fips, 0, 2)'),
+    county_name: person('string'),
+    county_from_text: person('enum', 'concat(county_name, "_COUNTY_", state_str)', { possible_values: ['UNKNOWN', 'LOS_ANGELES_COUNTY_CA', 'KINGS_COUNTY_NY'], default: 'UNKNOWN' }),
+    region_name: person('string', 'gov.region_of[state]'),
   }, {
     gov: {
       counties: values({ '2000-01-01': ['06037', '36061'] }),
       rate: { CA: values({ '2000-01-01': 0.1 }), NY: values({ '2000-01-01': 0.2 }) },
+      region_of: { metadata: { breakdown: ['state'] }, CA: values({ '2000-01-01': 'WEST' }), NY: values({ '2000-01-01': 'NORTHEAST' }) },
     },
   });
 
@@ -141,6 +145,10 @@ describe('core: strings in formulas', () => {
     expect(s.decode('state_str', s.calculate('state_str', '2024'))).to.deep.equal(['CA', 'NY', 'NY']);
     expect(Array.from(s.calculate('rate', '2024'))).to.deep.equal([0.1, 0.2, 0.2]);
     expect(s.decode('prefix', s.calculate('prefix', '2024'))).to.deep.equal(['06', '36', '99']);
+    s.setInput('county_name', '2024', ['LOS_ANGELES', 'KINGS', 'NOWHERE']);
+    // A text that names no value gives the default.
+    expect(s.decode('county_from_text', s.calculate('county_from_text', '2024'))).to.deep.equal(['LOS_ANGELES_COUNTY_CA', 'KINGS_COUNTY_NY', 'UNKNOWN']);
+    expect(s.decode('region_name', s.calculate('region_name', '2024'))).to.deep.equal(['WEST', 'NORTHEAST', 'NORTHEAST']);
     const fresh = sim(m, ['a']);
     expect(fresh.decode('county_fips', fresh.calculate('county_fips', '2024'))).to.deep.equal(['UNKNOWN']);
   });
@@ -150,5 +158,41 @@ describe('core: strings in formulas', () => {
     const s = sim(bad, ['a']);
     expect(() => s.calculate('x', '2024')).to.throw(EngineError, 'a string cannot be used in arithmetic');
     expect(() => s.calculate('y', '2024')).to.throw(EngineError, '"b" is a string');
+  });
+});
+
+describe('core: population statistics', () => {
+  const m = miniModel({
+    income: person('float'),
+    weight: person('float', undefined, { default: 1 }),
+    median_income: person('float', 'population_median(income, weight)'),
+    p90: person('float', 'population_quantile(income, 0.9)'),
+    decile: person('int', 'clip(ceil(population_rank(income, weight) * 10), 1, 10)'),
+    poor: person('bool', 'income < 0.6 * population_median(income, weight)'),
+  });
+  const incomes = [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000];
+
+  it('computes weighted medians, quantiles and ranks over every row', () => {
+    const s = sim(m, incomes.map((_, i) => `p${i}`));
+    s.setInput('income', '2024', incomes);
+    // Each value sits at the middle of its weight: the median of ten equal weights is midway between the 5th and 6th.
+    expect(Array.from(s.calculate('median_income', '2024'))[0]).to.equal(550);
+    expect(Array.from(s.calculate('p90', '2024'))[0]).to.equal(950);
+    expect(Array.from(s.calculate('decile', '2024'))).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(Array.from(s.calculate('poor', '2024'))).to.deep.equal([1, 1, 1, 0, 0, 0, 0, 0, 0, 0]);
+    s.setInput('weight', '2024', [10, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    // 100 now sits at 5/19 of the weight and 200 at 10.5/19: the median interpolates between them.
+    expect(Array.from(s.calculate('median_income', '2024'))[0]).to.be.closeTo(100 + ((0.5 - 5 / 19) / (5.5 / 19)) * 100, 1e-9);
+  });
+
+  it('never runs a plan with population statistics in chunks', () => {
+    const many = Array.from({ length: 40 }, (_, i) => i * 10);
+    const s = sim(m, many.map((_, i) => `p${i}`));
+    s.setInput('income', '2024', many);
+    const plan = s.plan(['decile'], '2024');
+    expect(plan.global).to.equal(true);
+    const chunked = s.computeReleasing(['decile', 'median_income'], '2024', { chunkPeople: 4 });
+    expect(chunked.get('median_income')![0]).to.equal(195);
+    expect(Array.from(chunked.get('decile')!)).to.deep.equal(Array.from(s.calculate('decile', '2024')));
   });
 });

@@ -26,12 +26,17 @@ const VARS = {
   monthly: { entity: 'person', period: 'month', type: 'float' },
   yearly_from_months: { entity: 'person', period: 'year', type: 'float', formula: 'monthly * 1' },
   month_from_year: { entity: 'person', period: 'month', type: 'float', formula: 'z' },
+  monthly_tax: { entity: 'person', period: 'month', type: 'float', formula: 'max(0, z - gov.threshold) * 0.1' },
+  yearly_tax: { entity: 'person', period: 'year', type: 'float', formula: 'monthly_tax * 1' },
   loop_a: { entity: 'person', period: 'year', type: 'float', formula: 'loop_b + 1' },
   loop_b: { entity: 'person', period: 'year', type: 'float', formula: 'loop_a + 1' },
 };
 
+// The monthly threshold changes in July 2025: the first six months are one computation, the last six another.
+const PARAMS = { gov: { threshold: { values: { '2020-01-01': 10, '2025-07-01': 20 } } } };
+
 function planSim(z: number[]): Simulation {
-  const s = sim(miniModel(VARS), z.map((_, i) => `p${i}`));
+  const s = sim(miniModel(VARS, PARAMS), z.map((_, i) => `p${i}`));
   s.setInput('z', '2025', z);
   return s;
 }
@@ -93,6 +98,15 @@ describe('core: execution plans', () => {
     expect(Array.from(out.get('yearly_from_months')!)).to.deep.equal([78, 0, 12, 0]);
     expect(Array.from(out.get('monthly')!)).to.deep.equal([78, 0, 12, 0]);
     expect(Array.from(planSim(z).computeReleasing(['month_from_year'], '2025-03').get('month_from_year')!)).to.deep.equal([0, 5 / 12, 8 / 12, -2 / 12]);
+  });
+
+  it('computes months that read the same columns under the same parameters once', () => {
+    const s = planSim([60, 300, 0]);
+    const plan = s.plan(['yearly_tax'], '2025');
+    expect(plan.steps.filter((st) => st.kind === 'kernel' && st.kernel.variable === 'monthly_tax')).to.have.length(2);
+    expect(Array.from(s.computeReleasing(['yearly_tax'], '2025', { chunkPeople: 0 }).get('yearly_tax')!)).to.deep.equal(lazy('yearly_tax', [60, 300, 0]));
+    // z / 12 = 5 and 25: (25 - 10) * 0.1 * 6 + (25 - 20) * 0.1 * 6 = 12.
+    expect(lazy('yearly_tax', [60, 300, 0])[1]).to.be.closeTo(12, 1e-9);
   });
 
   it('names the chain of a dependency cycle', () => {
