@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { synthesize, writeDataset } from '../server/datasets';
-import { economicImpact, runSimulation, shutdownSimulationThreads, SimulationSummary, warmSimulationThreads } from '../server/simulation';
+import { economicImpact, outputWritten, runSimulation, shutdownSimulationThreads, SimulationSummary, warmSimulationThreads } from '../server/simulation';
 import { clearPreparedDatasets } from '../server/simulation/prepare';
 import { forgetOutcomes } from '../server/simulation/output';
 import { flag, peakRssMb } from './util';
@@ -40,7 +40,9 @@ export async function run(args: string[]): Promise<void> {
     const load = b.timings.model + b.timings.load_dataset;
     const s = (x: number) => `${x.toFixed(2)} s`;
     console.log(`${label}: total ${s((t3 - t0) / 1000)} = load model and dataset ${s(load)} + baseline ${s((t1 - t0) / 1000 - load)} + reform ${s((t2 - t1) / 1000)} + report ${s((t3 - t2) / 1000)}`);
-    console.log(`  baseline: compute ${s(b.timings.compute)}, summary ${s(b.timings.summary)}, write ${s(b.timings.write)}; reform: compute ${s(r.timings.compute)}, summary ${s(r.timings.summary)}, write ${s(r.timings.write)}`);
+    const tw = performance.now();
+    await Promise.all([outputWritten(baseline.outputFile), outputWritten(reform.outputFile)]);
+    console.log(`  baseline: compute ${s(b.timings.compute)}, summary ${s(b.timings.summary)}; reform: compute ${s(r.timings.compute)}, summary ${s(r.timings.summary)}; output files written ${s((performance.now() - tw) / 1000)} after the report`);
     return report;
   };
   try {

@@ -29,7 +29,8 @@ export async function economicImpact(country: string, baseline: SimulationOutcom
   const people = householdSizes(bd);
   const netB = bd.columns[bd.meta.net] as Float64Array;
   const netR = rd.columns[rd.meta.net] as Float64Array;
-  const decile = weightedDeciles(bd.columns[bd.meta.income_measure], bd.weights, ascending(bd.columns[bd.meta.income_measure]));
+  const income = bd.columns[bd.meta.income_measure];
+  const decile = weightedDeciles(income, bd.weights, bd.orders?.get(bd.meta.income_measure) ?? ascending(income));
   return {
     country,
     year: b.year,
@@ -92,8 +93,9 @@ function programStatistics(b: SimulationSummary, r: SimulationSummary, bd: Outco
 function winnersLosers(name: string, entity: string, isTax: boolean, bd: OutcomeData, rd: OutcomeData): { winners: number; losers: number } {
   const cb = bd.columns[name];
   const cr = rd.columns[name];
-  // A dataset input (absent from output files), or the same column in both (inputs, defaults).
-  if (!cb || !cr || cb === cr) return { winners: 0, losers: 0 };
+  // A dataset input (absent from output files), the same column in both (inputs, defaults), or
+  // equal values (most programmes under most reforms): nobody gains or loses.
+  if (!cb || !cr || cb === cr || sameValues(cb, cr)) return { winners: 0, losers: 0 };
   const hb = toHousehold(bd, entity, cb);
   const hr = toHousehold(rd, entity, cr);
   let winners = 0;
@@ -104,6 +106,12 @@ function winnersLosers(name: string, entity: string, isTax: boolean, bd: Outcome
     else if (gain <= -NO_CHANGE) losers += bd.weights[h];
   }
   return { winners, losers };
+}
+
+function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A column summed over each household's rows. */

@@ -40,9 +40,12 @@ export interface OutcomeData {
   membership: Record<string, Int32Array>;
   weights: Float64Array;
   columns: Record<string, Column | Float64Array>;
+  /** In memory only: households in ascending order of an income measure, as the summary sorted them. */
+  orders?: Map<string, Uint32Array>;
 }
 
-const MAX_KEPT = 4;
+/** Results kept in memory: a report's baseline and reform (others are read from their files). */
+const MAX_KEPT = 2;
 const kept = new Map<string, OutcomeData>();
 
 export function keepOutcome(file: string, data: OutcomeData): void {
@@ -56,10 +59,48 @@ export function forgetOutcomes(): void {
   kept.clear();
 }
 
+/**
+ * Output files being written in the background (runSimulation resolves once the summary is
+ * ready; the file follows, written on a simulation thread and renamed into place when complete).
+ */
+const writing = new Map<string, Promise<void>>();
+
+export function trackWrite(file: string, done: Promise<void>): void {
+  const key = path.resolve(file);
+  const p = done.finally(() => {
+    if (writing.get(key) === p) writing.delete(key);
+  });
+  p.catch(() => undefined);
+  writing.set(key, p);
+}
+
+/** Resolves when this process has finished writing `file` (at once if it is not writing it). */
+export function outputWritten(file: string): Promise<void> {
+  return writing.get(path.resolve(file)) ?? Promise.resolve();
+}
+
+/** Every output file this process is writing. */
+export async function allOutputsWritten(): Promise<void> {
+  await Promise.allSettled([...writing.values()]);
+}
+
+/** How long a report waits for another process's output file to appear. */
+const APPEAR_TIMEOUT_MS = 60_000;
+
+async function appeared(file: string): Promise<void> {
+  await outputWritten(file);
+  const start = Date.now();
+  while (!fs.existsSync(file)) {
+    if (Date.now() - start > APPEAR_TIMEOUT_MS) throw new Error(`${file}: the simulation's output file has not appeared`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Write the output file: ids, links, weights and the `computed` columns (dataset inputs are in the dataset). */
 export async function writeOutcome(file: string, data: OutcomeData, ids: Record<string, Float64Array | Int32Array>, computed: Set<string>): Promise<void> {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  // Unique per write: a simulation run again to the same file may overlap the previous write.
+  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
   const zero: string[] = [];
   const { meta } = data;
   try {
@@ -112,6 +153,7 @@ function isZero(col: ArrayLike<number>): boolean {
 export async function loadOutcome(file: string): Promise<OutcomeData> {
   const hit = kept.get(path.resolve(file));
   if (hit) return hit;
+  await appeared(file);
   const meta = await withFile(file, 'r', (f) => {
     const a = f.attrs.fiscus_output;
     if (!a) throw new Error(`${file} is not a simulation output (no fiscus_output attribute)`);

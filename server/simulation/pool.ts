@@ -13,6 +13,7 @@ import { Worker } from 'worker_threads';
 import type { JobData, JobTask } from './job';
 import type { OutcomeData } from './output';
 import { loadModel, modelKey } from './models';
+import { allOutputsWritten } from './output';
 
 export type WorkerRequest =
   | { type: 'warm'; id: number; modelFolder: string; modelKey: string; year: number }
@@ -150,6 +151,8 @@ export function threadPool(threads = defaultThreads()): ThreadPool {
 
 /** Stop the worker threads (tests and processes exit cleanly). A later simulation starts new ones. */
 export async function shutdownSimulationThreads(): Promise<void> {
+  // Output files still being written are finished first.
+  await allOutputsWritten();
   const p = pool;
   pool = undefined;
   if (p) await p.close();

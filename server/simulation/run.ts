@@ -19,7 +19,7 @@ import { defaultThreads, threadPool } from './pool';
 import { PreparedDataset, prepareDataset } from './prepare';
 import { summarize } from './summary';
 import { reportSpec, simulationTargets, splitTargets } from './targets';
-import { keepOutcome, OutcomeData } from './output';
+import { keepOutcome, OutcomeData, trackWrite } from './output';
 import type { SimulationOutcome, SimulationSpec } from './types';
 
 const RESPONSE = 'employment_income_behavioral_response';
@@ -65,17 +65,16 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
     membership: md.membership,
     weights: md.weights,
     columns: outputs,
+    orders: new Map(),
   };
   keepOutcome(spec.outputFile, data);
-  // The file is written on a simulation thread while this one sums the aggregates.
+  // The file is written on a simulation thread, in the background: the simulation is complete
+  // with its summary, and readers of the file (loadOutcome) wait for it (docs/simulation.md).
   const written = threadPool(threads).submit({ type: 'write', file: spec.outputFile, data: { ...data, columns: filled }, ids: md.ids, computed: Object.keys(filled) });
-  written.catch(() => undefined);
-  const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings });
-  const tSum = performance.now();
-  await written;
+  trackWrite(spec.outputFile, written.then(() => undefined));
+  const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings, computed: new Set(computed), orders: data.orders });
   const tEnd = performance.now();
-  timings.summary = (tSum - tRun) / 1000;
-  timings.write = (tEnd - tRun) / 1000;
+  timings.summary = (tEnd - tRun) / 1000;
   timings.total = (tEnd - t0) / 1000;
   onProgress(1);
   return { summary, outputFile: spec.outputFile };
