@@ -18,6 +18,8 @@ import { allOutputsWritten } from './output';
 export type WorkerRequest =
   | { type: 'warm'; id: number; modelFolder: string; modelKey: string; year: number }
   | { type: 'job'; id: number; modelFolder: string; modelKey: string; data: JobData; task: JobTask }
+  /** Collect garbage: let go of the shared columns of finished simulations. */
+  | { type: 'collect'; id: number }
   /** Write a simulation's output file (columns in shared memory), beside the main thread's summary. */
   | { type: 'write'; id: number; file: string; data: OutcomeData; ids: Record<string, Float64Array | Int32Array>; computed: string[] };
 

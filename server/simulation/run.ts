@@ -72,6 +72,10 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   // with its summary, and readers of the file (loadOutcome) wait for it (docs/simulation.md).
   const written = threadPool(threads).submit({ type: 'write', file: spec.outputFile, data: { ...data, columns: filled }, ids: md.ids, computed: Object.keys(filled) });
   trackWrite(spec.outputFile, written.then(() => undefined));
+  // Threads let go of the columns they wrote (their memory is shared; see worker.ts).
+  const pool = threadPool(threads);
+  const collected = pool.broadcast({ type: 'collect' });
+  collected.catch(() => undefined);
   const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings, computed: new Set(computed), orders: data.orders });
   const tEnd = performance.now();
   timings.summary = (tEnd - tRun) / 1000;

@@ -2,6 +2,8 @@
  * A simulation thread: answers `warm` (load a model), `job` (compute a range of households into
  * shared output columns) and `write` (write an output file) messages from pool.ts, one at a time.
  */
+import * as v8 from 'v8';
+import * as vm from 'vm';
 import { parentPort } from 'worker_threads';
 import { runJob } from './job';
 import { loadModel } from './models';
@@ -10,6 +12,14 @@ import { warmModel } from './warm';
 import type { WorkerReply, WorkerRequest } from './pool';
 
 let queue = Promise.resolve();
+
+/**
+ * A shared column's memory is freed only once every thread that saw it has dropped it, and a
+ * simulation thread allocates little, so its garbage collector seldom runs by itself: without a
+ * collection after each simulation, a server's memory grows by a simulation's columns each time.
+ */
+v8.setFlagsFromString('--expose-gc');
+const collect = vm.runInNewContext('gc') as () => void;
 
 parentPort!.on('message', (msg: WorkerRequest) => {
   // Writing is asynchronous (h5wasm loads once per thread): messages are still answered in order.
@@ -22,6 +32,8 @@ async function handle(msg: WorkerRequest): Promise<void> {
   try {
     if (msg.type === 'write') {
       await writeOutcome(msg.file, msg.data, msg.ids, new Set(msg.computed));
+    } else if (msg.type === 'collect') {
+      collect();
     } else {
       const model = loadModel(msg.modelFolder, msg.modelKey);
       if (msg.type === 'job') runJob(model, msg.data, msg.task);
