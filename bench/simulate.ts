@@ -13,7 +13,7 @@ import { synthesize, writeDataset } from '../server/datasets';
 import { economicImpact, outputWritten, runSimulation, shutdownSimulationThreads, SimulationSummary, warmSimulationThreads } from '../server/simulation';
 import { clearPreparedDatasets } from '../server/simulation/prepare';
 import { forgetOutcomes } from '../server/simulation/output';
-import { flag, peakRssMb } from './util';
+import { cpuBetween, flag, peakRssMb, threadCpuSeconds } from './util';
 
 const REFORM = { 'gov.hmrc.income_tax.rates.uk[0].rate': { '2025-01-01.2100-12-31': 0.21 } };
 
@@ -28,6 +28,7 @@ export async function run(args: string[]): Promise<void> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'fiscus-bench-simulate-'));
   const spec = { country: 'uk', modelFolder, datasetFile: dataset, year: 2025, threads };
   const pass = async (label: string) => {
+    const cpu0 = threadCpuSeconds();
     const t0 = performance.now();
     const baseline = await runSimulation({ ...spec, outputFile: path.join(out, 'baseline.h5') }, () => undefined);
     const t1 = performance.now();
@@ -35,11 +36,13 @@ export async function run(args: string[]): Promise<void> {
     const t2 = performance.now();
     const report = await economicImpact('uk', baseline, reform);
     const t3 = performance.now();
+    const cpu = cpuBetween(cpu0, threadCpuSeconds());
     const b = baseline.summary as SimulationSummary;
     const r = reform.summary as SimulationSummary;
     const load = b.timings.model + b.timings.load_dataset;
     const s = (x: number) => `${x.toFixed(2)} s`;
     console.log(`${label}: total ${s((t3 - t0) / 1000)} = load model and dataset ${s(load)} + baseline ${s((t1 - t0) / 1000 - load)} + reform ${s((t2 - t1) / 1000)} + report ${s((t3 - t2) / 1000)}`);
+    if (cpu.main + cpu.others > 0) console.log(`  CPU: main thread ${s(cpu.main)}, other threads ${s(cpu.others)}; on ${threads} idle cores at least ${s(Math.max(cpu.main, (cpu.main + cpu.others) / threads))}`);
     const tw = performance.now();
     await Promise.all([outputWritten(baseline.outputFile), outputWritten(reform.outputFile)]);
     console.log(`  baseline: compute ${s(b.timings.compute)}, summary ${s(b.timings.summary)}; reform: compute ${s(r.timings.compute)}, summary ${s(r.timings.summary)}; output files written ${s((performance.now() - tw) / 1000)} after the report`);

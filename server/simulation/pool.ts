@@ -48,6 +48,35 @@ export function defaultThreads(): number {
 class ThreadPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
+  /**
+   * Work that no one waits for (output files): started only while no simulation is computing, so
+   * it never delays one on a machine with few cores, or once it has waited BACKGROUND_WAIT_MS.
+   */
+  private readonly background: (Pending & { since: number })[] = [];
+  /** Simulations computing now, and when the last one ended (run.ts reports them). */
+  private busy = 0;
+  private idleSince = Date.now();
+
+  /** A simulation starts computing. */
+  startRun(): void {
+    this.busy++;
+  }
+
+  /** A simulation has finished computing: background work may start once the pool stays idle a moment. */
+  endRun(): void {
+    this.busy--;
+    if (this.busy === 0) {
+      this.idleSince = Date.now();
+      if (this.background.length) setTimeout(() => this.dispatch(), IDLE_GRACE_MS + 5);
+    }
+  }
+
+  /** Background work may start: nothing computing for a moment (a reform often follows its baseline at once), or it has waited long. */
+  private backgroundMayStart(): boolean {
+    if (!this.background.length) return false;
+    if (Date.now() - this.background[0].since > BACKGROUND_WAIT_MS) return true;
+    return this.busy === 0 && Date.now() - this.idleSince >= IDLE_GRACE_MS;
+  }
   private readonly running = new Map<number, { slot: Slot; pending: Pending; broadcast: boolean }>();
   private nextId = 1;
 
@@ -76,18 +105,28 @@ class ThreadPool {
   }
 
   /** Run a request on the next free thread (or the given one, for warming every thread). */
-  submit(request: NewRequest): Promise<number> {
+  submit(request: NewRequest, options: { background?: boolean } = {}): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { ...request, id: this.nextId++ } as WorkerRequest, resolve, reject });
+      const pending = { request: { ...request, id: this.nextId++ } as WorkerRequest, resolve, reject };
+      if (options.background) {
+        this.background.push({ ...pending, since: Date.now() });
+        // Checked again later, in case nothing else calls dispatch meanwhile. The timers keep the
+        // process alive (a few seconds at most), so a file is not lost when nothing else runs.
+        setTimeout(() => this.dispatch(), IDLE_GRACE_MS + 5);
+        setTimeout(() => this.dispatch(), BACKGROUND_WAIT_MS + 10);
+      } else {
+        this.queue.push(pending);
+      }
       this.dispatch();
     });
   }
 
-  private dispatch(): void {
+  dispatch(): void {
     for (const slot of this.slots) {
-      if (!this.queue.length) return;
       if (slot.busy) continue;
-      const pending = this.queue.shift()!;
+      let pending: Pending | undefined = this.queue.shift();
+      if (!pending && this.backgroundMayStart()) pending = this.background.shift();
+      if (!pending) return;
       slot.busy = true;
       this.post(slot, pending, false);
     }
@@ -136,11 +175,19 @@ class ThreadPool {
 
   async close(): Promise<void> {
     this.closing = true;
-    for (const p of this.queue.splice(0)) p.reject(new Error('simulation threads were shut down'));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    for (const p of [...this.queue.splice(0), ...this.background.splice(0)]) p.reject(new Error('simulation threads were shut down'));
+    // A thread that is unref'd does not keep the process alive until it has stopped: ref it, or the
+    // process may exit before this promise resolves.
+    await Promise.all(this.slots.map((s) => {
+      s.worker.ref();
+      return s.worker.terminate();
+    }));
     this.slots.length = 0;
   }
 }
+
+const BACKGROUND_WAIT_MS = 5000;
+const IDLE_GRACE_MS = 300;
 
 let pool: ThreadPool | undefined;
 

@@ -49,7 +49,13 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   const threads = Math.max(1, spec.threads ?? defaultThreads());
   // Threads receive only the columns they fill: any other (an ordinary ArrayBuffer) would be copied into every message.
   const filled = Object.fromEntries([...computed, RESPONSE].filter((n) => outputs[n]).map((n) => [n, outputs[n]]));
-  await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed }, filled, threads, onProgress, signal);
+  const pool = threadPool(threads);
+  pool.startRun();
+  try {
+    await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed }, filled, threads, onProgress, signal);
+  } finally {
+    pool.endRun();
+  }
   const tRun = performance.now();
 
   const timings: Record<string, number> = { model: (tModel - t0) / 1000, read: prep.ms.read / 1000, prepare: prep.ms.prepare / 1000, load_dataset: (tData - tModel) / 1000, compute: (tRun - tData) / 1000 };
@@ -70,10 +76,9 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   keepOutcome(spec.outputFile, data);
   // The file is written on a simulation thread, in the background: the simulation is complete
   // with its summary, and readers of the file (loadOutcome) wait for it (docs/simulation.md).
-  const written = threadPool(threads).submit({ type: 'write', file: spec.outputFile, data: { ...data, columns: filled }, ids: md.ids, computed: Object.keys(filled) });
+  const written = pool.submit({ type: 'write', file: spec.outputFile, data: { ...data, columns: filled }, ids: md.ids, computed: Object.keys(filled) }, { background: true });
   trackWrite(spec.outputFile, written.then(() => undefined));
   // Threads let go of the columns they wrote (their memory is shared; see worker.ts).
-  const pool = threadPool(threads);
   const collected = pool.broadcast({ type: 'collect' });
   collected.catch(() => undefined);
   const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings, computed: new Set(computed), orders: data.orders });
