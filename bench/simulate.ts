@@ -45,7 +45,7 @@ export async function run(args: string[]): Promise<void> {
     if (cpu.main + cpu.others > 0) console.log(`  CPU: main thread ${s(cpu.main)}, other threads ${s(cpu.others)}; on ${threads} idle cores at least ${s(Math.max(cpu.main, (cpu.main + cpu.others) / threads))}`);
     const tw = performance.now();
     await Promise.all([outputWritten(baseline.outputFile), outputWritten(reform.outputFile)]);
-    console.log(`  baseline: compute ${s(b.timings.compute)}, summary ${s(b.timings.summary)}; reform: compute ${s(r.timings.compute)}, summary ${s(r.timings.summary)}; output files written ${s((performance.now() - tw) / 1000)} after the report`);
+    console.log(`  baseline: compute ${s(b.timings.compute)} (threads' CPU ${s(b.timings.compute_cpu)}), summary ${s(b.timings.summary)}; reform: compute ${s(r.timings.compute)} (threads' CPU ${s(r.timings.compute_cpu)}), summary ${s(r.timings.summary)}; output files written ${s((performance.now() - tw) / 1000)} after the report`);
     return report;
   };
   try {

@@ -26,7 +26,7 @@ export type WorkerRequest =
 /** A request before the pool numbers it. */
 export type NewRequest = WorkerRequest extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never;
 
-export type WorkerReply = { id: number; ok: true; ms: number } | { id: number; ok: false; error: string };
+export type WorkerReply = { id: number; ok: true; ms: number; cpu: number } | { id: number; ok: false; error: string };
 
 interface Slot {
   worker: Worker;
@@ -79,6 +79,8 @@ class ThreadPool {
   }
   private readonly running = new Map<number, { slot: Slot; pending: Pending; broadcast: boolean }>();
   private nextId = 1;
+  /** CPU seconds the threads spent on requests (Linux), for timings. */
+  cpuSeconds = 0;
 
   constructor(size: number) {
     for (let i = 0; i < size; i++) this.addWorker();
@@ -151,7 +153,10 @@ class ThreadPool {
     this.running.delete(reply.id);
     if (--slot.outstanding === 0) slot.worker.unref();
     if (!run.broadcast) slot.busy = false;
-    if (reply.ok) run.pending.resolve(reply.ms);
+    if (reply.ok) {
+      this.cpuSeconds += reply.cpu;
+      run.pending.resolve(reply.ms);
+    }
     else run.pending.reject(new Error(reply.error));
     this.dispatch();
   }

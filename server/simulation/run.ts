@@ -50,6 +50,7 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   // Threads receive only the columns they fill: any other (an ordinary ArrayBuffer) would be copied into every message.
   const filled = Object.fromEntries([...computed, RESPONSE].filter((n) => outputs[n]).map((n) => [n, outputs[n]]));
   const pool = threadPool(threads);
+  const cpuBefore = pool.cpuSeconds;
   pool.startRun();
   try {
     await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed }, filled, threads, onProgress, signal);
@@ -58,7 +59,7 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   }
   const tRun = performance.now();
 
-  const timings: Record<string, number> = { model: (tModel - t0) / 1000, read: prep.ms.read / 1000, prepare: prep.ms.prepare / 1000, load_dataset: (tData - tModel) / 1000, compute: (tRun - tData) / 1000 };
+  const timings: Record<string, number> = { model: (tModel - t0) / 1000, read: prep.ms.read / 1000, prepare: prep.ms.prepare / 1000, load_dataset: (tData - tModel) / 1000, compute: (tRun - tData) / 1000, compute_cpu: pool.cpuSeconds - cpuBefore };
   const md = prep.microdata;
   const entities: Record<string, string> = {};
   for (const name of Object.keys(outputs)) entities[name] = name === RESPONSE ? md.person : model.variable(name).entity;

@@ -2,7 +2,9 @@
  * Warming a simulation thread: besides loading the model, run the report's plan once on a small
  * synthetic population of the country, so that kernels are compiled, parameter tables read and
  * the plan built before the first real job (a thread's first UK job otherwise spends about a
- * second on them). The plan is the one a dataset with the synthetic population's columns will use.
+ * second on them), and run it a few times so that V8 has optimised the kernels (its optimising
+ * compiler otherwise works beside the first large simulation). The plan is the one a dataset with
+ * the synthetic population's columns will use.
  */
 import type { CountryModel } from '../../core/model';
 import { toMicrodata } from '../datasets/microdata';
@@ -13,11 +15,11 @@ import { reportSpec, simulationTargets, splitTargets } from './targets';
 export async function warmModel(model: CountryModel, year: number): Promise<void> {
   const country = model.country.id;
   if (!synthCountries().includes(country)) return;
-  const tables = await synthesize(country, { households: 200, year, seed: 1 });
+  const tables = await synthesize(country, { households: 3000, year, seed: 1 });
   const md = toMicrodata(tables, model);
   if (!md.top) return;
   const targets = simulationTargets(reportSpec(model, year), model);
   const { computed } = splitTargets(model, targets, new Set(md.inputs.map((i) => i.name)), false);
   const data = { person: md.person, top: md.top, counts: md.counts, membership: md.membership, inputs: md.inputs, starts: md.starts };
-  runJob(model, data, { year, targets: computed, outputs: {}, lo: 0, hi: md.counts[md.top] });
+  for (let i = 0; i < 4; i++) runJob(model, data, { year, targets: computed, outputs: {}, lo: 0, hi: md.counts[md.top] });
 }

@@ -2,6 +2,7 @@
  * A simulation thread: answers `warm` (load a model), `job` (compute a range of households into
  * shared output columns) and `write` (write an output file) messages from pool.ts, one at a time.
  */
+import * as fs from 'fs';
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import { parentPort } from 'worker_threads';
@@ -26,8 +27,20 @@ parentPort!.on('message', (msg: WorkerRequest) => {
   queue = queue.then(() => handle(msg));
 });
 
+/** This thread's CPU seconds (Linux; 0 elsewhere): replies carry what each request cost. */
+function threadCpu(): number {
+  try {
+    const stat = fs.readFileSync('/proc/thread-self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 async function handle(msg: WorkerRequest): Promise<void> {
   const t = performance.now();
+  const cpu = threadCpu();
   let reply: WorkerReply;
   try {
     if (msg.type === 'write') {
@@ -39,7 +52,7 @@ async function handle(msg: WorkerRequest): Promise<void> {
       if (msg.type === 'job') runJob(model, msg.data, msg.task);
       else await warmModel(model, msg.year);
     }
-    reply = { id: msg.id, ok: true, ms: performance.now() - t };
+    reply = { id: msg.id, ok: true, ms: performance.now() - t, cpu: threadCpu() - cpu };
   } catch (error) {
     reply = { id: msg.id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }
