@@ -6,7 +6,7 @@
  * how each field is computed.
  */
 import type { Column } from '../../core/types';
-import { loadOutcome, OutcomeData } from './output';
+import { loadOutcome, OutcomeData, unpin } from './output';
 import { ascending, weightedDeciles } from './stats';
 import type {
   BudgetSummary, DecileImpact, EconomicImpactReport, InequalityFigures, IntraDecile, PovertyImpact, ProgramStatistic, SimulationOutcome, SimulationSummary,
@@ -23,7 +23,16 @@ export async function economicImpact(country: string, baseline: SimulationOutcom
   const r = reform.summary as SimulationSummary;
   if (b.country !== country || r.country !== country) throw new Error(`the simulations are not of ${country} (${b.country}, ${r.country})`);
   if (b.year !== r.year || b.region !== r.region) throw new Error('the baseline and the reform cover different years or regions');
-  const [bd, rd] = await Promise.all([loadOutcome(baseline.outputFile), loadOutcome(reform.outputFile)]);
+  const [bd, rd] = await Promise.all([loadOutcome(baseline.outputFile, { pin: true }), loadOutcome(reform.outputFile, { pin: true })]);
+  try {
+    return compare(country, b, r, bd, rd);
+  } finally {
+    unpin(bd);
+    unpin(rd);
+  }
+}
+
+function compare(country: string, b: SimulationSummary, r: SimulationSummary, bd: OutcomeData, rd: OutcomeData): EconomicImpactReport {
   const households = bd.weights.length;
   if (rd.weights.length !== households) throw new Error(`the baseline has ${households} households and the reform ${rd.weights.length}: not the same dataset`);
   const people = householdSizes(bd);

@@ -19,10 +19,12 @@ import { defaultThreads, threadPool } from './pool';
 import { PreparedDataset, prepareDataset } from './prepare';
 import { summarize } from './summary';
 import { reportSpec, simulationTargets, splitTargets } from './targets';
-import { keepOutcome, OutcomeData, trackWrite } from './output';
+import { keepOutcome, makeRoom, OutcomeData, recycle, sharedBuffer, trackWrite } from './output';
 import type { SimulationOutcome, SimulationSpec } from './types';
 
 const RESPONSE = 'employment_income_behavioral_response';
+/** Shared and other array memory above which simulation threads are asked to collect garbage after a run. */
+const COLLECT_ABOVE_BYTES = 1.5e9;
 
 export class SimulationAbortedError extends Error {
   constructor() {
@@ -45,7 +47,8 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   const labourSupply = labourSupplyParams(model, spec.dynamic, spec.year);
   const targets = simulationTargets(rspec, model);
   if (labourSupply && model.variables.has('employment_income') && !targets.includes('employment_income')) targets.push('employment_income');
-  const { outputs, computed } = allocateOutputs(model, prep, targets, labourSupply !== null);
+  makeRoom();
+  const { outputs, computed, owned } = allocateOutputs(model, prep, targets, labourSupply !== null);
   const threads = Math.max(1, spec.threads ?? defaultThreads());
   // Threads receive only the columns they fill: any other (an ordinary ArrayBuffer) would be copied into every message.
   const filled = Object.fromEntries([...computed, RESPONSE].filter((n) => outputs[n]).map((n) => [n, outputs[n]]));
@@ -73,15 +76,20 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
     weights: md.weights,
     columns: outputs,
     orders: new Map(),
+    owned,
+    writing: true,
   };
   keepOutcome(spec.outputFile, data);
   // The file is written on a simulation thread, in the background: the simulation is complete
   // with its summary, and readers of the file (loadOutcome) wait for it (docs/simulation.md).
   const written = pool.submit({ type: 'write', file: spec.outputFile, data: { ...data, columns: filled }, ids: md.ids, computed: Object.keys(filled) }, { background: true });
-  trackWrite(spec.outputFile, written.then(() => undefined));
-  // Threads let go of the columns they wrote (their memory is shared; see worker.ts).
-  const collected = pool.broadcast({ type: 'collect' });
-  collected.catch(() => undefined);
+  trackWrite(spec.outputFile, written.then(() => undefined).finally(() => {
+    data.writing = false;
+    recycle(data);
+  }));
+  // Threads let go of the columns they wrote (their memory is shared; see worker.ts). A full
+  // collection costs a few tenths of a CPU second per thread, so only when shared memory is large.
+  if (process.memoryUsage().arrayBuffers > COLLECT_ABOVE_BYTES) pool.broadcast({ type: 'collect' }).catch(() => undefined);
   const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings, computed: new Set(computed), orders: data.orders });
   const tEnd = performance.now();
   timings.summary = (tEnd - tRun) / 1000;
@@ -96,7 +104,7 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
  * them), one column shared by every simulation of the dataset: neither is computed by the
  * threads. The others get shared columns the threads fill.
  */
-function allocateOutputs(model: CountryModel, prep: PreparedDataset, targets: string[], responded: boolean): { outputs: Record<string, Column>; computed: string[] } {
+function allocateOutputs(model: CountryModel, prep: PreparedDataset, targets: string[], responded: boolean): { outputs: Record<string, Column>; computed: string[]; owned: SharedArrayBuffer[] } {
   const outputs: Record<string, Column> = {};
   const given = new Map(prep.microdata.inputs.map((i) => [i.name, i.values]));
   const split = splitTargets(model, targets, new Set(given.keys()), responded);
@@ -112,13 +120,19 @@ function allocateOutputs(model: CountryModel, prep: PreparedDataset, targets: st
     }
     outputs[name] = col;
   }
+  const owned: SharedArrayBuffer[] = [];
+  const shared = (bytes: number) => {
+    const b = sharedBuffer(bytes);
+    owned.push(b);
+    return b as unknown as ArrayBuffer;
+  };
   for (const name of split.computed) {
     const spec = model.variable(name);
     const C = COLUMN_TYPES[outputArrayType(spec)];
-    outputs[name] = new C(new SharedArrayBuffer(C.BYTES_PER_ELEMENT * prep.microdata.counts[spec.entity]) as unknown as ArrayBuffer);
+    outputs[name] = new C(shared(C.BYTES_PER_ELEMENT * prep.microdata.counts[spec.entity]));
   }
-  if (responded) outputs[RESPONSE] = new Float64Array(new SharedArrayBuffer(8 * prep.microdata.counts[prep.microdata.person]));
-  return { outputs, computed: split.computed };
+  if (responded) outputs[RESPONSE] = new Float64Array(shared(8 * prep.microdata.counts[prep.microdata.person]));
+  return { outputs, computed: split.computed, owned };
 }
 
 /** Cut households into jobs of about `persons` people each (whole households). */
