@@ -115,6 +115,10 @@ export class CountryModel {
 /** Kernels of every variable, compiled lazily per period under one parameter tree (baseline or reform). */
 export class CompiledModel implements PlanSource {
   static readonly MAX_PLANS = 16;
+  /** Lazy evaluations of a computation before warmPlan builds it a plan. */
+  static readonly WARM_AFTER = 2;
+  private static readonly MAX_SHAPES = 256;
+  private readonly shapes = new Map<string, number>();
   private readonly kernels = new Map<string, Map<string, Kernel | null>>();
   private readonly plans = new Map<string, Plan>();
   private readonly envs = new Map<string, CompileEnv>();
@@ -211,8 +215,33 @@ export class CompiledModel implements PlanSource {
    * (`name@period` keys) are given. Plans are cached: building one compiles its kernels.
    */
   plan(targets: string[], period: string, inputs: string[]): Plan {
+    return this.planFor(CompiledModel.planKey(targets, period, inputs), targets, period, inputs);
+  }
+
+  private static planKey(targets: string[], period: string, inputs: string[]): string {
+    return `${period}|${targets.join(',')}|${[...new Set(inputs)].sort().join(',')}`;
+  }
+
+  /**
+   * The plan for a computation seen at least `WARM_AFTER` times before (the same targets, period and
+   * given inputs), else null: a repeated request shape (an app sending the same household form) is
+   * worth a plan, whose building costs more than one lazy evaluation.
+   */
+  warmPlan(targets: string[], period: string, inputs: string[]): Plan | null {
+    const key = CompiledModel.planKey(targets, period, inputs);
+    if (this.plans.has(key)) return this.planFor(key, targets, period, inputs);
+    const seen = (this.shapes.get(key) ?? 0) + 1;
+    this.shapes.delete(key);
+    if (seen <= CompiledModel.WARM_AFTER) {
+      this.shapes.set(key, seen);
+      if (this.shapes.size > CompiledModel.MAX_SHAPES) this.shapes.delete(this.shapes.keys().next().value!);
+      return null;
+    }
+    return this.planFor(key, targets, period, inputs);
+  }
+
+  private planFor(key: string, targets: string[], period: string, inputs: string[]): Plan {
     const given = new Set(inputs);
-    const key = `${period}|${targets.join(',')}|${[...given].sort().join(',')}`;
     let plan = this.plans.get(key);
     if (plan) {
       this.plans.delete(key);

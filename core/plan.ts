@@ -120,13 +120,45 @@ export function buildPlan(
     }
     return same;
   };
+  // Whether a column's value cannot change when the variables in `fixed` change (memoised per set).
+  const independence = new Map<string, Map<string, boolean>>();
+  const independent = (name: string, p: string, fixed: Set<string>): boolean => {
+    const setKey = [...fixed].sort().join(',');
+    let memo = independence.get(setKey);
+    if (!memo) independence.set(setKey, (memo = new Map()));
+    const walkIndependent = (n: string, q: string): boolean => {
+      const key = `${n}@${q}`;
+      const known = memo!.get(key);
+      if (known !== undefined) return known;
+      // Optimistic while visiting: a cycle back to this column adds no dependency of its own.
+      memo!.set(key, true);
+      let ok = !fixed.has(n);
+      if (ok && !isInput(n, q) && !overrides.has(n)) {
+        const k = src.kernel(n, q);
+        if (k) {
+          for (const d of k.deps) {
+            if (d.branch) ok = false;
+            else for (const ep of resolveRead(src.variable(d.name), d.period).periods) if (!walkIndependent(d.name, ep)) ok = false;
+            if (!ok) break;
+          }
+        }
+      }
+      memo!.set(key, ok);
+      return ok;
+    };
+    return walkIndependent(name, p);
+  };
   const visitRead = (name: string, p: string, branch?: string): void => {
     if (branch && isIdentity(branch)) branch = undefined;
     if (branch) {
       const key = `${name}@${p}#${branch}`;
       if (!branchPlans.has(key)) {
         const b = src.branch(branch);
-        branchPlans.set(key, buildPlan(b.source, [name], p, isInput, mergeOverrides(overrides, b.spec.set), depth + 1));
+        // Under the same rules, what does not depend on the variables the branch fixes has the same
+        // values inside it: the branch takes those columns from this plan instead of recomputing them.
+        const fixed = new Set(b.spec.set.map(([n]) => n));
+        const same = b.source === src ? (n: string, q: string) => isInput(n, q) || (!fixed.has(n) && independent(n, q, fixed)) : isInput;
+        branchPlans.set(key, buildPlan(b.source, [name], p, same, mergeOverrides(overrides, b.spec.set), depth + 1));
       }
       return;
     }
@@ -271,6 +303,8 @@ export function buildPlan(
   /** A given column the parent plan may not read itself (a branch's input). */
   const inputSlot = (name: string, p: string): number => {
     const key = `${name}@${p}`;
+    // A column the branch takes from this plan: computed here if this plan did not need it itself.
+    if (!state.has(key) && !isInput(name, p)) visitExact(src.variable(name), p);
     if (state.has(key)) return exactSlot(name, p);
     let slot = slotOf.get(key);
     if (slot === undefined) {

@@ -258,6 +258,18 @@ export class Simulation {
     return ranges ? runPlanInChunks(plan, this.model, this.population, inputs, ranges) : runPlan(plan, this.index, inputs);
   }
 
+  /**
+   * Several variables at one period, as calculate gives them. A computation this compiled model has
+   * seen a few times (same targets, period and given inputs: the household API's repeated request
+   * shapes) runs through a cached execution plan (constants folded, most formulas fused); others
+   * are evaluated lazily. Both give the same values (test/core/plan.test.ts).
+   */
+  calculateMany(names: string[], period: string): Map<string, Column> {
+    const plan = this.depth === 0 ? this.compiled.warmPlan(names, period, this.inputs.keys()) : null;
+    if (!plan) return new Map(names.map((n) => [n, this.calculate(n, period)]));
+    return runPlan(plan, this.index, plan.inputs.map((i) => this.inputs.get(i.name, i.period)!));
+  }
+
   /** Column values as JSON-ready values: enum names, booleans, numbers. */
   decode(name: string, column: Column): (number | boolean | string)[] {
     const spec = this.model.variable(name);

@@ -212,7 +212,7 @@ export class ExprCompiler {
     if (this.fusion) {
       const key = `${name}@${p}`;
       const c = this.fusion.constants.get(key);
-      if (c !== undefined) return t === 'enum' ? { k: 'row', code: literal(c), entity: '', t, enumInfo } : { k: 'const', v: c };
+      if (c !== undefined) return t === 'enum' || t === 'str' ? { k: 'row', code: literal(c), entity: '', t, enumInfo } : { k: 'const', v: c };
       if (scope.main && scope.entity === spec.entity && p === this.env.period && this.fusion.inline.has(key)) {
         return { ...this.inlineVariable(spec, key, scope), t, enumInfo };
       }

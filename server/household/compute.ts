@@ -12,6 +12,8 @@ import type { GroupInstance, HouseholdPlan } from './plan';
 export interface SimulationPort {
   setInput(variable: string, period: string, values: InputValues): void;
   calculate(variable: string, period: string): Column;
+  /** Several variables at one period (an engine may run a repeated request shape through a cached plan). */
+  calculateMany?(variables: string[], period: string): Map<string, Column>;
   decode(variable: string, column: Column): (number | boolean | string)[];
 }
 
@@ -40,14 +42,9 @@ export function computeHousehold<M extends ModelView>(
   const simulation = engine.simulate(model, population, reform);
   setInputs(simulation, plan, axes, population, copies);
 
-  const computed = new Map<string, (number | boolean | string)[]>();
+  const computed = computeOutputs(simulation, plan);
   for (const slot of plan.outputs) {
-    const key = `${slot.variable}\u0000${slot.period}`;
-    let values = computed.get(key);
-    if (!values) {
-      values = simulation.decode(slot.variable, simulation.calculate(slot.variable, slot.period));
-      computed.set(key, values);
-    }
+    const values = computed.get(`${slot.variable}\u0000${slot.period}`)!;
     let out: OutputValue;
     if (axes) {
       const n = plan.declared[slot.entityKey];
@@ -59,6 +56,23 @@ export function computeHousehold<M extends ModelView>(
     }
     household[slot.plural][slot.id][slot.variable][slot.periodKey] = out;
   }
+}
+
+/** Every requested output, decoded, by `variable\0period`: one engine call per period. */
+function computeOutputs(simulation: SimulationPort, plan: HouseholdPlan): Map<string, (number | boolean | string)[]> {
+  const byPeriod = new Map<string, Set<string>>();
+  for (const slot of plan.outputs) {
+    let names = byPeriod.get(slot.period);
+    if (!names) byPeriod.set(slot.period, (names = new Set()));
+    names.add(slot.variable);
+  }
+  const out = new Map<string, (number | boolean | string)[]>();
+  for (const [period, names] of byPeriod) {
+    const list = [...names];
+    const columns = simulation.calculateMany ? simulation.calculateMany(list, period) : new Map(list.map((n) => [n, simulation.calculate(n, period)]));
+    for (const name of list) out.set(`${name}\u0000${period}`, simulation.decode(name, columns.get(name)!));
+  }
+  return out;
 }
 
 function setInputs(simulation: SimulationPort, plan: HouseholdPlan, axes: AxesPlan | undefined, population: Population, copies: number): void {

@@ -109,6 +109,22 @@ describe('core: execution plans', () => {
     expect(lazy('yearly_tax', [60, 300, 0])[1]).to.be.closeTo(12, 1e-9);
   });
 
+  it('runs a computation through a plan once it has been seen before, with the values lazy evaluation gives', () => {
+    const model = miniModel(VARS, PARAMS);
+    const run = () => {
+      const s = sim(model, ['a', 'b']);
+      s.setInput('z', '2025', [60, 300]);
+      return s.calculateMany(['yearly_tax', 'b', 'fam_z'], '2025');
+    };
+    const lazyRuns = [run(), run()];
+    expect(model.compiled().warmPlan(['yearly_tax', 'b', 'fam_z'], '2025', ['z@2025'])).to.not.equal(null);
+    const planned = run();
+    for (const name of ['yearly_tax', 'b', 'fam_z']) {
+      expect(Array.from(planned.get(name)!), name).to.deep.equal(Array.from(lazyRuns[0].get(name)!));
+      expect(Array.from(lazyRuns[1].get(name)!), name).to.deep.equal(Array.from(lazyRuns[0].get(name)!));
+    }
+  });
+
   it('names the chain of a dependency cycle', () => {
     expect(() => planSim(z).computeReleasing(['loop_a'], '2025')).to.throw(EngineError, 'dependency cycle: loop_a -> loop_b -> loop_a');
   });
