@@ -80,6 +80,14 @@ describe('simulation: runs over worker threads', function () {
     expect(report.intra_decile[0].lose_more_than_5pct + report.intra_decile[0].no_change).to.be.closeTo(1, 1e-12);
   });
 
+  it('stops when its signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    let error: unknown;
+    await runSimulation({ country: 'flatland', modelFolder: FLATLAND, datasetFile: file, year: 2025, outputFile: path.join(dir, 'aborted.h5') }, () => undefined, controller.signal).catch((e) => (error = e));
+    expect((error as Error).name).to.equal('AbortError');
+  });
+
   it('fails with the reason for a bad dataset or region', async () => {
     const bad = path.join(dir, 'bad.h5');
     const t = flatland(people, households);
