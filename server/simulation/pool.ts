@@ -18,6 +18,8 @@ import { allOutputsWritten } from './output';
 export type WorkerRequest =
   | { type: 'warm'; id: number; modelFolder: string; modelKey: string; year: number }
   | { type: 'job'; id: number; modelFolder: string; modelKey: string; data: JobData; task: JobTask }
+  /** Read a share of a dataset file's columns into shared memory. */
+  | { type: 'read'; id: number; file: string; items: { path: string; target: Uint8Array }[] }
   /** Collect garbage: let go of the shared columns of finished simulations. */
   | { type: 'collect'; id: number }
   /** Write a simulation's output file (columns in shared memory), beside the main thread's summary. */

@@ -39,7 +39,8 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   const model = loadModel(spec.modelFolder, key);
   if (model.country.id !== spec.country) throw new Error(`${spec.modelFolder} is the ${model.country.id} model, not ${spec.country}`);
   const tModel = performance.now();
-  const prep = await prepareDataset(spec.datasetFile, model, key, spec.region);
+  const threads = Math.max(1, spec.threads ?? defaultThreads());
+  const prep = await prepareDataset(spec.datasetFile, model, key, spec.region, threads);
   const tData = performance.now();
   if (signal?.aborted) throw new SimulationAbortedError();
 
@@ -49,7 +50,6 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   if (labourSupply && model.variables.has('employment_income') && !targets.includes('employment_income')) targets.push('employment_income');
   makeRoom();
   const { outputs, computed, owned } = allocateOutputs(model, prep, targets, labourSupply !== null);
-  const threads = Math.max(1, spec.threads ?? defaultThreads());
   // Threads receive only the columns they fill: any other (an ordinary ArrayBuffer) would be copied into every message.
   const filled = Object.fromEntries([...computed, RESPONSE].filter((n) => outputs[n]).map((n) => [n, outputs[n]]));
   const pool = threadPool(threads);

@@ -7,12 +7,15 @@
  * the synthetic population's columns will use.
  */
 import type { CountryModel } from '../../core/model';
+import { h5 } from '../datasets/h5';
 import { toMicrodata } from '../datasets/microdata';
 import { synthCountries, synthesize } from '../datasets/synth';
 import { runJob } from './job';
 import { reportSpec, simulationTargets, splitTargets } from './targets';
 
 export async function warmModel(model: CountryModel, year: number): Promise<void> {
+  // h5wasm too: threads read shares of datasets and write output files.
+  await h5();
   const country = model.country.id;
   if (!synthCountries().includes(country)) return;
   const tables = await synthesize(country, { households: 3000, year, seed: 1 });

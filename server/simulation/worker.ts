@@ -9,6 +9,7 @@ import { parentPort } from 'worker_threads';
 import { runJob } from './job';
 import { loadModel } from './models';
 import { writeOutcome } from './output';
+import { readRawItems } from '../datasets/h5';
 import { warmModel } from './warm';
 import type { WorkerReply, WorkerRequest } from './pool';
 
@@ -45,6 +46,8 @@ async function handle(msg: WorkerRequest): Promise<void> {
   try {
     if (msg.type === 'write') {
       await writeOutcome(msg.file, msg.data, msg.ids, new Set(msg.computed));
+    } else if (msg.type === 'read') {
+      await readRawItems(msg.file, msg.items);
     } else if (msg.type === 'collect') {
       collect();
     } else {
