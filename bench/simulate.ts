@@ -12,7 +12,7 @@ import * as path from 'path';
 import { synthesize, writeDataset } from '../server/datasets';
 import { economicImpact, outputWritten, runSimulation, shutdownSimulationThreads, SimulationSummary, warmSimulationThreads } from '../server/simulation';
 import { clearPreparedDatasets } from '../server/simulation/prepare';
-import { forgetOutcomes } from '../server/simulation/output';
+import { clearSharedBuffers, forgetOutcomes } from '../server/simulation/output';
 import { cpuBetween, flag, peakRssMb, threadCpuSeconds } from './util';
 
 const REFORM = { 'gov.hmrc.income_tax.rates.uk[0].rate': { '2025-01-01.2100-12-31': 0.21 } };
@@ -57,6 +57,9 @@ export async function run(args: string[]): Promise<void> {
     await shutdownSimulationThreads();
     clearPreparedDatasets();
     forgetOutcomes();
+    clearSharedBuffers();
+    global.gc?.();
+    console.log(`  (RSS after the cold pass, its threads stopped: ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB; peak so far ${peakRssMb().toFixed(0)} MB)`);
     const t = performance.now();
     await warmSimulationThreads([modelFolder], threads);
     console.log(`(threads warmed in ${((performance.now() - t) / 1000).toFixed(2)} s)`);
