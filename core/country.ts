@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import Ajv from 'ajv';
-import { CountryDef, EngineError } from './types';
+import { CountryDef, CoverageRule, EngineError } from './types';
 import { readYaml } from './yaml';
 
 const schema = {
@@ -16,6 +16,15 @@ const schema = {
     year_instant: { type: 'string', pattern: '^(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' },
     description: { type: 'string' },
     modules: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_./*-]*$' } },
+    coverage: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['variable', 'message'],
+        properties: { variable: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, message: { type: 'string', minLength: 1 } },
+      },
+    },
     entities: {
       type: 'array',
       minItems: 1,
@@ -48,6 +57,7 @@ export function loadCountry(folder: string): CountryDef {
   }
   const r = raw as unknown as {
     id: string; label: string; version: string; currency: string; year_instant: string; modules?: string[];
+    coverage?: CoverageRule[];
     entities: { key: string; plural: string; label?: string; person?: boolean; within?: string[] }[];
   };
   const persons = r.entities.filter((e) => e.person);
@@ -74,6 +84,7 @@ export function loadCountry(folder: string): CountryDef {
     entities: r.entities.map((e) => ({ key: e.key, plural: e.plural, label: e.label, isPerson: !!e.person, within: e.person ? [] : e.within ?? [] })),
     folder,
     modules: (r.modules ?? []).flatMap((pattern) => expandModule(folder, pattern, file)),
+    coverage: r.coverage ?? [],
   };
 }
 

@@ -29,6 +29,16 @@ export class CountryModel {
     readonly ruleSets: Map<string, RuleSet> = new Map(),
   ) {
     this.entityMap = new Map(country.entities.map((e) => [e.key, e]));
+    for (const rule of country.coverage) {
+      const v = variables.get(rule.variable);
+      if (!v || v.type !== 'bool') throw new EngineError(`${country.folder}/country.yaml: coverage names ${rule.variable}, which is not a bool variable`);
+      for (const [, name] of rule.message.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+        const other = variables.get(name);
+        if (!other || (other.entity !== v.entity && !this.isWithin(v.entity, other.entity))) {
+          throw new EngineError(`${country.folder}/country.yaml: coverage message for ${rule.variable} names {${name}}, not a variable of its ${v.entity} or a group containing it`);
+        }
+      }
+    }
     for (const spec of variables.values()) {
       if (!this.entityMap.has(spec.entity)) {
         throw new EngineError(`${spec.file}: variable ${spec.name}: unknown entity "${spec.entity}" (entities: ${[...this.entityMap.keys()].join(', ')})`, spec.file, spec.name);

@@ -37,6 +37,17 @@ export interface CountryDef {
    * `parameters/`, `variables/` and `tests/`, loaded as part of the country.
    */
   modules: string[];
+  /**
+   * What the rules do not cover for some households (`country.yaml` `coverage:`): where the bool
+   * variable is false, results carry the message as a warning (e.g. a state whose income tax is not
+   * modelled). `{name}` in the message is replaced by that variable's value for the same instance.
+   */
+  coverage: CoverageRule[];
+}
+
+export interface CoverageRule {
+  variable: string;
+  message: string;
 }
 
 export interface VariableSpec {

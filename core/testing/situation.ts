@@ -164,11 +164,14 @@ function buildEntities(model: TestModel, entities: Entities, input: Record<strin
     }
     const allocated = new Set<string>();
     const instances: { id: string; members: string[] }[] = [];
-    Object.entries(instancesJson).forEach(([id, body], instanceIndex) => {
+    const declared = Object.entries(instancesJson);
+    declared.forEach(([id, body], instanceIndex) => {
       const path = `input/${entity.plural}/${id}`;
       const fields = isMapping(body) ? body : {};
       if (!isMapping(body) && body !== null) errors.push(`${path}: expected a mapping with members and variables`);
-      const members = memberList(fields.members, `${path}/members`, errors).filter((person) => {
+      // PolicyEngine: the only instance of an entity, declared without members, holds everyone.
+      const everyone = declared.length === 1 && fields.members === undefined;
+      const members = (everyone ? [...persons] : memberList(fields.members, `${path}/members`, errors)).filter((person) => {
         if (!persons.includes(person)) {
           errors.push(`${path}/members: ${person} is not declared in ${entities.person.plural}`);
           return false;

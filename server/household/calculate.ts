@@ -8,7 +8,7 @@ import { ApiError, invalidRequest } from '../http/errors';
 import { makeValidator } from '../http/validate';
 import type { ModelRegistry } from '../models/registry';
 import { planAxes, type Axis } from './axes';
-import { computeHousehold, type EnginePort } from './compute';
+import { computeHousehold, type CoverageWarning, type EnginePort } from './compute';
 import type { ModelView } from './model-view';
 import { planHousehold } from './plan';
 import { checkPolicy, type ParameterLookup } from './policy';
@@ -40,6 +40,8 @@ export interface CalculateAnswer {
   message: null;
   result: unknown;
   service_bundle: { model_version: string; data_version: null; dataset: null };
+  /** Parts of the result the rules do not cover (absent when there are none). */
+  warnings?: CoverageWarning[];
 }
 
 export class HouseholdCalculator<M extends CalculableModel> {
@@ -69,8 +71,9 @@ export class HouseholdCalculator<M extends CalculableModel> {
     if (allProblems.length > 0) throw invalidRequest('Invalid household', allProblems);
 
     const reform = request.policy && Object.keys(request.policy).length > 0 ? this.reformFor(resolved.version, country, model, request.policy) : undefined;
+    let warnings: CoverageWarning[];
     try {
-      computeHousehold(this.engine, model, groups, plan, axesResult?.axes, reform);
+      warnings = computeHousehold(this.engine, model, groups, plan, axesResult?.axes, reform);
     } catch (error) {
       throw new ApiError(500, `Error calculating household: ${(error as Error).message}`);
     }
@@ -79,6 +82,7 @@ export class HouseholdCalculator<M extends CalculableModel> {
       message: null,
       result: request.household,
       service_bundle: { model_version: resolved.version, data_version: null, dataset: null },
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   }
 

@@ -29,9 +29,16 @@ type OutputValue = number | boolean | string | (number | boolean | string)[];
 // Copy ids need a separator no client id contains, so copies never collide with declared ids.
 const COPY_SEPARATOR = '\u0001';
 
+/** A note on a result the rules do not fully cover (country.yaml `coverage:`). */
+export interface CoverageWarning {
+  path: string;
+  period: string;
+  message: string;
+}
+
 export function computeHousehold<M extends ModelView>(
   engine: EnginePort<M>, model: M, household: Payload, plan: HouseholdPlan, axes: AxesPlan | undefined, reform: Reform | undefined,
-): void {
+): CoverageWarning[] {
   const copies = axes?.copies ?? 1;
   const personIds = copies === 1 ? plan.personIds : replicate(plan.personIds, copies);
   const groups: Record<string, GroupInstance[]> = {};
@@ -56,6 +63,34 @@ export function computeHousehold<M extends ModelView>(
     }
     household[slot.plural][slot.id][slot.variable][slot.periodKey] = out;
   }
+  return coverageWarnings(simulation, model, plan);
+}
+
+/**
+ * The country's coverage rules for every declared instance in every year the request asks about:
+ * where the rule's variable is false, its message with `{name}` filled from that instance.
+ */
+function coverageWarnings(simulation: SimulationPort, model: ModelView, plan: HouseholdPlan): CoverageWarning[] {
+  const rules = model.country.coverage;
+  if (rules.length === 0 || plan.outputs.length === 0) return [];
+  const years = [...new Set(plan.outputs.map((o) => o.period.slice(0, 4)))].sort();
+  const warnings: CoverageWarning[] = [];
+  for (const rule of rules) {
+    const entity = model.variables.get(rule.variable)!.entity;
+    const ids = entity === model.personEntity().key ? plan.personIds : (plan.groups[entity] ?? []).map((g) => g.id);
+    const plural = model.country.entities.find((e) => e.key === entity)!.plural;
+    const names = [...rule.message.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]);
+    for (const year of years) {
+      const covered = simulation.decode(rule.variable, simulation.calculate(rule.variable, year));
+      const fills = new Map(names.map((n) => [n, simulation.decode(n, simulation.calculate(n, year))]));
+      ids.forEach((id, i) => {
+        if (covered[i]) return;
+        const message = rule.message.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, n: string) => String(fills.get(n)![i]));
+        warnings.push({ path: `${plural}/${id}`, period: year, message });
+      });
+    }
+  }
+  return warnings;
 }
 
 /** Every requested output, decoded, by `variable\0period`: one engine call per period. */

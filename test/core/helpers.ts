@@ -21,6 +21,7 @@ const COUNTRY: CountryDef = {
   currency: 'X',
   yearInstant: '01-01',
   modules: [],
+  coverage: [],
   folder: '/nowhere',
   entities: [
     { key: 'person', plural: 'people', isPerson: true, within: [] },

@@ -34,6 +34,16 @@ describe('household API: calculations (HTTP, auth off)', () => {
     expect(r.households.home.members).to.deep.equal(['parent', 'partner', 'child']);
   });
 
+  it('warns, per household and year, where the country says its rules do not cover the result', async () => {
+    const household = family() as { households: { home: Record<string, unknown> } };
+    household.households.home.region = { 2025: 'NORTH' };
+    const { status, body } = await post(`${server.url}/tinyland/calculate`, { household });
+    expect(status).to.equal(200);
+    expect(body.warnings).to.deep.equal([{ path: 'households/home', period: '2025', message: 'Region NORTH has no rules yet' }]);
+    const covered = await post(`${server.url}/tinyland/calculate`, { household: family() });
+    expect(covered.body).to.not.have.property('warnings');
+  });
+
   it('applies a policy with a bracket path', async () => {
     const policy = { 'gov.tax.rates[1].rate': { '2025-01-01.2100-12-31': 0.25 } };
     const { status, body } = await post(`${server.url}/tinyland/calculate`, { household: family(), policy });

@@ -30,6 +30,16 @@ describe('testing/normalize: situation', () => {
     expect(c.outputs.map((o) => [o.instanceIndex, o.expected])).to.deep.equal([[0, 1], [1, 2]]);
   });
 
+  it('entity form: the only instance of a group declared without members holds everyone', () => {
+    const c = norm({
+      period: 2024,
+      input: { people: { a: { age: 30 }, b: { age: 4 } }, households: { home: { region: 'WALES' } } },
+      output: { income_tax: 0 },
+    });
+    expect(c.errors).to.deep.equal([]);
+    expect(c.groups.household).to.deep.equal([{ id: 'home', members: ['a', 'b'] }]);
+  });
+
   it('entity form: people, plural groups, a missing group entity is one instance holding everyone', () => {
     const c = norm({
       period: 2024,
