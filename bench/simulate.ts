@@ -10,10 +10,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { synthesize, writeDataset } from '../server/datasets';
-import { economicImpact, runSimulation, shutdownSimulationThreads, SimulationSummary, warmSimulationThreads } from '../server/simulation';
+import { economicImpact, outputWritten, runSimulation, shutdownSimulationThreads, SimulationSummary, warmSimulationThreads } from '../server/simulation';
 import { clearPreparedDatasets } from '../server/simulation/prepare';
-import { forgetOutcomes } from '../server/simulation/output';
-import { flag, peakRssMb } from './util';
+import { clearSharedBuffers, forgetOutcomes } from '../server/simulation/output';
+import { cpuBetween, flag, peakRssMb, threadCpuSeconds } from './util';
 
 const REFORM = { 'gov.hmrc.income_tax.rates.uk[0].rate': { '2025-01-01.2100-12-31': 0.21 } };
 
@@ -28,6 +28,7 @@ export async function run(args: string[]): Promise<void> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'fiscus-bench-simulate-'));
   const spec = { country: 'uk', modelFolder, datasetFile: dataset, year: 2025, threads };
   const pass = async (label: string) => {
+    const cpu0 = threadCpuSeconds();
     const t0 = performance.now();
     const baseline = await runSimulation({ ...spec, outputFile: path.join(out, 'baseline.h5') }, () => undefined);
     const t1 = performance.now();
@@ -35,12 +36,16 @@ export async function run(args: string[]): Promise<void> {
     const t2 = performance.now();
     const report = await economicImpact('uk', baseline, reform);
     const t3 = performance.now();
+    const cpu = cpuBetween(cpu0, threadCpuSeconds());
     const b = baseline.summary as SimulationSummary;
     const r = reform.summary as SimulationSummary;
     const load = b.timings.model + b.timings.load_dataset;
     const s = (x: number) => `${x.toFixed(2)} s`;
     console.log(`${label}: total ${s((t3 - t0) / 1000)} = load model and dataset ${s(load)} + baseline ${s((t1 - t0) / 1000 - load)} + reform ${s((t2 - t1) / 1000)} + report ${s((t3 - t2) / 1000)}`);
-    console.log(`  baseline: compute ${s(b.timings.compute)}, summary ${s(b.timings.summary)}, write ${s(b.timings.write)}; reform: compute ${s(r.timings.compute)}, summary ${s(r.timings.summary)}, write ${s(r.timings.write)}`);
+    if (cpu.main + cpu.others > 0) console.log(`  CPU: main thread ${s(cpu.main)}, other threads ${s(cpu.others)}; on ${threads} idle cores at least ${s(Math.max(cpu.main, (cpu.main + cpu.others) / threads))}`);
+    const tw = performance.now();
+    await Promise.all([outputWritten(baseline.outputFile), outputWritten(reform.outputFile)]);
+    console.log(`  baseline: compute ${s(b.timings.compute)} (threads' CPU ${s(b.timings.compute_cpu)}), summary ${s(b.timings.summary)}; reform: compute ${s(r.timings.compute)} (threads' CPU ${s(r.timings.compute_cpu)}), summary ${s(r.timings.summary)}; output files written ${s((performance.now() - tw) / 1000)} after the report`);
     return report;
   };
   try {
@@ -52,6 +57,9 @@ export async function run(args: string[]): Promise<void> {
     await shutdownSimulationThreads();
     clearPreparedDatasets();
     forgetOutcomes();
+    clearSharedBuffers();
+    global.gc?.();
+    console.log(`  (RSS after the cold pass, its threads stopped: ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB; peak so far ${peakRssMb().toFixed(0)} MB)`);
     const t = performance.now();
     await warmSimulationThreads([modelFolder], threads);
     console.log(`(threads warmed in ${((performance.now() - t) / 1000).toFixed(2)} s)`);

@@ -229,3 +229,19 @@ export function writeColumn(ns: H5Namespace, group: Group, name: string, col: Da
   const dtype = col instanceof Float64Array ? '<d' : col instanceof Int32Array ? '<i' : '<B';
   group.create_dataset({ name, data: col, dtype });
 }
+
+/** Read whole datasets' raw bytes into their targets (a share of a file read by several threads). */
+export async function readRawItems(file: string, items: { path: string; target: Uint8Array }[]): Promise<void> {
+  if (!items.length) return;
+  await withFile(file, 'r', (f, ns) => {
+    try {
+      for (const item of items) {
+        const ds = f.get(item.path);
+        if (!(ds instanceof ns.Dataset)) throw new Error(`${file}: ${item.path} is not a dataset`);
+        readInto(ns, ds, item.target);
+      }
+    } finally {
+      releaseScratch(ns);
+    }
+  });
+}

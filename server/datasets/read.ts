@@ -14,10 +14,19 @@
 import * as fs from 'fs';
 import type { Dataset, Group } from 'h5wasm/node' with { 'resolution-mode': 'import' };
 import type { CountryModel } from '../../core/model';
-import { decodeScalars, H5T, readColumn, readRaw, releaseScratch, withFile } from './h5';
+import { decodeScalars, H5T, readColumn, readRaw, releaseScratch, VALUES_ATTRIBUTE, withFile } from './h5';
+import { textFromCodes } from './types';
 import { DatasetColumn, DatasetReadError, DatasetTable, DatasetTables } from './types';
 
+/** Reads raw dataset bytes into their targets, possibly on other threads (a file in our layout only). */
+export type RawReader = (file: string, items: { path: string; target: Uint8Array }[]) => Promise<void>;
+
 export interface ReadOptions {
+  /**
+   * Our layout's plain columns (numbers, booleans, codes) are read by this (another thread's share
+   * in parallel) into shared memory; the file is only looked at here. Implies `shared`.
+   */
+  parallel?: RawReader;
   /** Numeric columns in SharedArrayBuffers (for worker threads), one buffer per table. */
   shared?: boolean;
   /** Time-period arrays holding several years: the year to read (default: the latest). */
@@ -37,6 +46,19 @@ export async function readDataset(file: string, options: ReadOptions = {}): Prom
   }
   // HDF5 files start with this signature (at offset 0 for files written by h5py, pandas, h5wasm).
   if (head.toString('latin1') !== '\x89HDF\r\n\x1a\n') throw new DatasetReadError(`${file}: not an HDF5 file`);
+  if (options.parallel) {
+    const planned = await withFile(file, 'r', (f, ns) => {
+      try {
+        return 'fiscus_layout' in f.attrs ? planFiscus(f, ns) : null;
+      } finally {
+        releaseScratch(ns);
+      }
+    });
+    if (planned) {
+      await options.parallel(file, planned.items);
+      return planned.finish();
+    }
+  }
   return withFile(file, 'r', (f, ns) => {
     const kids = f.keys().map((k) => [k, f.get(k)] as const);
     const isGroup = (e: unknown): e is Group => e instanceof ns.Group;
@@ -79,6 +101,51 @@ function readFiscus(f: Group, ns: NS, isGroup: (e: unknown) => e is Group, isDat
   }
   const yearAttr = 'year' in f.attrs ? Number(f.attrs.year.value) : NaN;
   return { layout: 'fiscus', year: Number.isFinite(yearAttr) && yearAttr > 0 ? yearAttr : null, tables };
+}
+
+/**
+ * Our layout read in two steps: here the shapes, text values and odd columns; then the plain
+ * columns' bytes by whoever `finish` is called after (into one shared buffer per table).
+ */
+function planFiscus(f: Group, ns: NS): { items: { path: string; target: Uint8Array }[]; finish: () => DatasetTables } {
+  const items: { path: string; target: Uint8Array }[] = [];
+  const builders: { table: string; name: string; build: () => DatasetColumn }[] = [];
+  for (const key of f.keys()) {
+    const g = f.get(key);
+    if (!(g instanceof ns.Group)) continue;
+    const datasets = g.keys().map((name) => [name, g.get(name)] as const).filter((e): e is readonly [string, Dataset] => e[1] instanceof ns.Dataset);
+    const alloc = arena(datasets.map(([, ds]) => ds.metadata.size * ds.metadata.total_size), true);
+    for (const [name, ds] of datasets) {
+      const md = ds.metadata;
+      const n = md.shape?.length === 1 ? md.shape[0] : -1;
+      const plain = n >= 0 && ((md.type === H5T.FLOAT && md.size === 8 && md.littleEndian) || (md.type === H5T.INTEGER && md.size === 4 && md.signed && md.littleEndian) || (md.type === H5T.INTEGER && md.size === 1 && !md.signed));
+      if (!plain) {
+        const col = readColumn(ns, ds);
+        if (!col) throw new DatasetReadError(`${key}/${name}: not a 1-D column of numbers, booleans or text`, [{ table: key, column: name, message: 'not a 1-D column of numbers, booleans or text' }]);
+        builders.push({ table: key, name, build: () => col });
+        continue;
+      }
+      const target = alloc(md.size * n);
+      items.push({ path: ds.path, target });
+      const values = VALUES_ATTRIBUTE in ds.attrs ? (JSON.parse(String(ds.attrs[VALUES_ATTRIBUTE].value)) as string[]) : null;
+      const view = (): Float64Array | Int32Array | Uint8Array => (md.size === 8 ? new Float64Array(target.buffer, target.byteOffset, n) : md.size === 4 ? new Int32Array(target.buffer, target.byteOffset, n) : target);
+      builders.push({ table: key, name, build: () => (values ? textFromCodes(view() as Int32Array | Uint8Array, values) : view()) });
+    }
+  }
+  const yearAttr = 'year' in f.attrs ? Number(f.attrs.year.value) : NaN;
+  const year = Number.isFinite(yearAttr) && yearAttr > 0 ? yearAttr : null;
+  return {
+    items,
+    finish: () => {
+      const tables = new Map<string, DatasetTable>();
+      for (const b of builders) {
+        if (!tables.has(b.table)) tables.set(b.table, { entity: b.table, rows: 0, columns: new Map() });
+        tables.get(b.table)!.columns.set(b.name, b.build());
+      }
+      for (const [key, t] of tables) t.rows = rowsOf(key, t.columns);
+      return { layout: 'fiscus', year, tables };
+    },
+  };
 }
 
 /**

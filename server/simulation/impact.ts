@@ -6,7 +6,7 @@
  * how each field is computed.
  */
 import type { Column } from '../../core/types';
-import { loadOutcome, OutcomeData } from './output';
+import { loadOutcome, OutcomeData, unpin } from './output';
 import { ascending, weightedDeciles } from './stats';
 import type {
   BudgetSummary, DecileImpact, EconomicImpactReport, InequalityFigures, IntraDecile, PovertyImpact, ProgramStatistic, SimulationOutcome, SimulationSummary,
@@ -23,13 +23,23 @@ export async function economicImpact(country: string, baseline: SimulationOutcom
   const r = reform.summary as SimulationSummary;
   if (b.country !== country || r.country !== country) throw new Error(`the simulations are not of ${country} (${b.country}, ${r.country})`);
   if (b.year !== r.year || b.region !== r.region) throw new Error('the baseline and the reform cover different years or regions');
-  const [bd, rd] = await Promise.all([loadOutcome(baseline.outputFile), loadOutcome(reform.outputFile)]);
+  const [bd, rd] = await Promise.all([loadOutcome(baseline.outputFile, { pin: true }), loadOutcome(reform.outputFile, { pin: true })]);
+  try {
+    return compare(country, b, r, bd, rd);
+  } finally {
+    unpin(bd);
+    unpin(rd);
+  }
+}
+
+function compare(country: string, b: SimulationSummary, r: SimulationSummary, bd: OutcomeData, rd: OutcomeData): EconomicImpactReport {
   const households = bd.weights.length;
   if (rd.weights.length !== households) throw new Error(`the baseline has ${households} households and the reform ${rd.weights.length}: not the same dataset`);
   const people = householdSizes(bd);
   const netB = bd.columns[bd.meta.net] as Float64Array;
   const netR = rd.columns[rd.meta.net] as Float64Array;
-  const decile = weightedDeciles(bd.columns[bd.meta.income_measure], bd.weights, ascending(bd.columns[bd.meta.income_measure]));
+  const income = bd.columns[bd.meta.income_measure];
+  const decile = weightedDeciles(income, bd.weights, bd.orders?.get(bd.meta.income_measure) ?? ascending(income));
   return {
     country,
     year: b.year,
@@ -92,8 +102,9 @@ function programStatistics(b: SimulationSummary, r: SimulationSummary, bd: Outco
 function winnersLosers(name: string, entity: string, isTax: boolean, bd: OutcomeData, rd: OutcomeData): { winners: number; losers: number } {
   const cb = bd.columns[name];
   const cr = rd.columns[name];
-  // A dataset input (absent from output files), or the same column in both (inputs, defaults).
-  if (!cb || !cr || cb === cr) return { winners: 0, losers: 0 };
+  // A dataset input (absent from output files), the same column in both (inputs, defaults), or
+  // equal values (most programmes under most reforms): nobody gains or loses.
+  if (!cb || !cr || cb === cr || sameValues(cb, cr)) return { winners: 0, losers: 0 };
   const hb = toHousehold(bd, entity, cb);
   const hr = toHousehold(rd, entity, cr);
   let winners = 0;
@@ -104,6 +115,12 @@ function winnersLosers(name: string, entity: string, isTax: boolean, bd: Outcome
     else if (gain <= -NO_CHANGE) losers += bd.weights[h];
   }
   return { winners, losers };
+}
+
+function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A column summed over each household's rows. */

@@ -8,3 +8,4 @@ export { runSimulation } from './run';
 export { economicImpact } from './impact';
 export { regions } from './regions';
 export { shutdownSimulationThreads, warmSimulationThreads } from './pool';
+export { outputWritten } from './output';

@@ -12,8 +12,25 @@ import { CountryModel } from '../../core/model';
 const MAX_MODELS = 4;
 const models = new Map<string, CountryModel>();
 
-/** Identity of a model folder's current content (cheap: file stats, no reading). */
+/** How long a folder's identity is trusted before its files are looked at again. */
+const KEY_TTL_MS = 5000;
+const keys = new Map<string, { key: string; at: number }>();
+
+/**
+ * Identity of a model folder's current content (file stats, no reading; a thousand files take a
+ * few tens of milliseconds, so it is recomputed at most every five seconds per folder: an edit is
+ * seen by runs that start five seconds after it).
+ */
 export function modelKey(folder: string): string {
+  const abs = path.resolve(folder);
+  const known = keys.get(abs);
+  if (known && Date.now() - known.at < KEY_TTL_MS) return known.key;
+  const key = computeKey(abs);
+  keys.set(abs, { key, at: Date.now() });
+  return key;
+}
+
+function computeKey(folder: string): string {
   const hash = createHash('sha1');
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {

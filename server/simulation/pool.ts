@@ -12,18 +12,23 @@ import * as path from 'path';
 import { Worker } from 'worker_threads';
 import type { JobData, JobTask } from './job';
 import type { OutcomeData } from './output';
-import { modelKey } from './models';
+import { loadModel, modelKey } from './models';
+import { allOutputsWritten } from './output';
 
 export type WorkerRequest =
-  | { type: 'warm'; id: number; modelFolder: string; modelKey: string }
+  | { type: 'warm'; id: number; modelFolder: string; modelKey: string; year: number }
   | { type: 'job'; id: number; modelFolder: string; modelKey: string; data: JobData; task: JobTask }
+  /** Read a share of a dataset file's columns into shared memory. */
+  | { type: 'read'; id: number; file: string; items: { path: string; target: Uint8Array }[] }
+  /** Collect garbage: let go of the shared columns of finished simulations. */
+  | { type: 'collect'; id: number }
   /** Write a simulation's output file (columns in shared memory), beside the main thread's summary. */
   | { type: 'write'; id: number; file: string; data: OutcomeData; ids: Record<string, Float64Array | Int32Array>; computed: string[] };
 
 /** A request before the pool numbers it. */
 export type NewRequest = WorkerRequest extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never;
 
-export type WorkerReply = { id: number; ok: true; ms: number } | { id: number; ok: false; error: string };
+export type WorkerReply = { id: number; ok: true; ms: number; cpu: number } | { id: number; ok: false; error: string };
 
 interface Slot {
   worker: Worker;
@@ -45,8 +50,39 @@ export function defaultThreads(): number {
 class ThreadPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
+  /**
+   * Work that no one waits for (output files): started only while no simulation is computing, so
+   * it never delays one on a machine with few cores, or once it has waited BACKGROUND_WAIT_MS.
+   */
+  private readonly background: (Pending & { since: number })[] = [];
+  /** Simulations computing now, and when the last one ended (run.ts reports them). */
+  private busy = 0;
+  private idleSince = Date.now();
+
+  /** A simulation starts computing. */
+  startRun(): void {
+    this.busy++;
+  }
+
+  /** A simulation has finished computing: background work may start once the pool stays idle a moment. */
+  endRun(): void {
+    this.busy--;
+    if (this.busy === 0) {
+      this.idleSince = Date.now();
+      if (this.background.length) setTimeout(() => this.dispatch(), IDLE_GRACE_MS + 5);
+    }
+  }
+
+  /** Background work may start: nothing computing for a moment (a reform often follows its baseline at once), or it has waited long. */
+  private backgroundMayStart(): boolean {
+    if (!this.background.length) return false;
+    if (Date.now() - this.background[0].since > BACKGROUND_WAIT_MS) return true;
+    return this.busy === 0 && Date.now() - this.idleSince >= IDLE_GRACE_MS;
+  }
   private readonly running = new Map<number, { slot: Slot; pending: Pending; broadcast: boolean }>();
   private nextId = 1;
+  /** CPU seconds the threads spent on requests (Linux), for timings. */
+  cpuSeconds = 0;
 
   constructor(size: number) {
     for (let i = 0; i < size; i++) this.addWorker();
@@ -73,18 +109,28 @@ class ThreadPool {
   }
 
   /** Run a request on the next free thread (or the given one, for warming every thread). */
-  submit(request: NewRequest): Promise<number> {
+  submit(request: NewRequest, options: { background?: boolean } = {}): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { ...request, id: this.nextId++ } as WorkerRequest, resolve, reject });
+      const pending = { request: { ...request, id: this.nextId++ } as WorkerRequest, resolve, reject };
+      if (options.background) {
+        this.background.push({ ...pending, since: Date.now() });
+        // Checked again later, in case nothing else calls dispatch meanwhile. The timers keep the
+        // process alive (a few seconds at most), so a file is not lost when nothing else runs.
+        setTimeout(() => this.dispatch(), IDLE_GRACE_MS + 5);
+        setTimeout(() => this.dispatch(), BACKGROUND_WAIT_MS + 10);
+      } else {
+        this.queue.push(pending);
+      }
       this.dispatch();
     });
   }
 
-  private dispatch(): void {
+  dispatch(): void {
     for (const slot of this.slots) {
-      if (!this.queue.length) return;
       if (slot.busy) continue;
-      const pending = this.queue.shift()!;
+      let pending: Pending | undefined = this.queue.shift();
+      if (!pending && this.backgroundMayStart()) pending = this.background.shift();
+      if (!pending) return;
       slot.busy = true;
       this.post(slot, pending, false);
     }
@@ -109,7 +155,10 @@ class ThreadPool {
     this.running.delete(reply.id);
     if (--slot.outstanding === 0) slot.worker.unref();
     if (!run.broadcast) slot.busy = false;
-    if (reply.ok) run.pending.resolve(reply.ms);
+    if (reply.ok) {
+      this.cpuSeconds += reply.cpu;
+      run.pending.resolve(reply.ms);
+    }
     else run.pending.reject(new Error(reply.error));
     this.dispatch();
   }
@@ -133,11 +182,19 @@ class ThreadPool {
 
   async close(): Promise<void> {
     this.closing = true;
-    for (const p of this.queue.splice(0)) p.reject(new Error('simulation threads were shut down'));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    for (const p of [...this.queue.splice(0), ...this.background.splice(0)]) p.reject(new Error('simulation threads were shut down'));
+    // A thread that is unref'd does not keep the process alive until it has stopped: ref it, or the
+    // process may exit before this promise resolves.
+    await Promise.all(this.slots.map((s) => {
+      s.worker.ref();
+      return s.worker.terminate();
+    }));
     this.slots.length = 0;
   }
 }
+
+const BACKGROUND_WAIT_MS = 5000;
+const IDLE_GRACE_MS = 300;
 
 let pool: ThreadPool | undefined;
 
@@ -150,16 +207,22 @@ export function threadPool(threads = defaultThreads()): ThreadPool {
 
 /** Stop the worker threads (tests and processes exit cleanly). A later simulation starts new ones. */
 export async function shutdownSimulationThreads(): Promise<void> {
+  // Output files still being written are finished first.
+  await allOutputsWritten();
   const p = pool;
   pool = undefined;
   if (p) await p.close();
 }
 
 /**
- * Start the threads and load these country folders in each, so the first simulation does not pay
- * for it (loading a model takes about a second per thread).
+ * Start the threads and load these country folders in each (and in this thread), then run each
+ * model once on a small synthetic population of `year`, so the first simulation pays neither for
+ * loading (about a second per thread) nor for compiling its plan. A server calls it at start.
  */
-export async function warmSimulationThreads(modelFolders: string[], threads = defaultThreads()): Promise<void> {
+export async function warmSimulationThreads(modelFolders: string[], threads = defaultThreads(), year = 2025): Promise<void> {
   const p = threadPool(threads);
-  await Promise.all(modelFolders.map((folder) => p.broadcast({ type: 'warm', modelFolder: folder, modelKey: modelKey(folder) })));
+  const keys = modelFolders.map((folder) => modelKey(folder));
+  const work = Promise.all(modelFolders.map((folder, i) => p.broadcast({ type: 'warm', modelFolder: folder, modelKey: keys[i], year })));
+  modelFolders.forEach((folder, i) => loadModel(folder, keys[i]));
+  await work;
 }

@@ -6,7 +6,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { CountryModel } from '../../core/model';
-import { readDataset } from '../datasets/read';
+import { readRawItems } from '../datasets/h5';
+import { RawReader, readDataset } from '../datasets/read';
+import { threadPool } from './pool';
 import { Microdata, toMicrodata } from '../datasets/microdata';
 import type { JobData } from './job';
 import { regionFilter } from './regions';
@@ -30,7 +32,7 @@ const prepared = new Map<string, Promise<PreparedDataset>>();
 
 const shared = (bytes: number) => new SharedArrayBuffer(bytes);
 
-export function prepareDataset(file: string, model: CountryModel, modelKey: string, region: string | null | undefined): Promise<PreparedDataset> {
+export function prepareDataset(file: string, model: CountryModel, modelKey: string, region: string | null | undefined, threads = 1): Promise<PreparedDataset> {
   const abs = path.resolve(file);
   const st = fs.statSync(abs);
   const key = `${abs}|${st.size}|${st.mtimeMs}|${modelKey}|${region ?? ''}`;
@@ -38,7 +40,7 @@ export function prepareDataset(file: string, model: CountryModel, modelKey: stri
   if (p) {
     prepared.delete(key);
   } else {
-    p = load(abs, model, region, key);
+    p = load(abs, model, region, key, threads);
     // A failed preparation is not kept: the next call tries again (the file may be fixed).
     p.catch(() => prepared.delete(key));
     if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
@@ -47,14 +49,35 @@ export function prepareDataset(file: string, model: CountryModel, modelKey: stri
   return p;
 }
 
+/**
+ * Columns of our layout read by this thread and the simulation threads together, each a share of
+ * the bytes (reading is copying: from the file into the WebAssembly heap, then into shared memory).
+ */
+function parallelReader(threads: number): RawReader {
+  return async (file, items) => {
+    const shares: { path: string; target: Uint8Array }[][] = Array.from({ length: threads + 1 }, () => []);
+    const load = new Array<number>(threads + 1).fill(0);
+    for (const item of [...items].sort((a, b) => b.target.length - a.target.length)) {
+      const k = load.indexOf(Math.min(...load));
+      shares[k].push(item);
+      load[k] += item.target.length;
+    }
+    const pool = threadPool(threads);
+    const others = shares.slice(1).filter((s) => s.length).map((share) => pool.submit({ type: 'read', file, items: share }));
+    others.forEach((p) => p.catch(() => undefined));
+    await readRawItems(file, shares[0]);
+    await Promise.all(others);
+  };
+}
+
 /** Forget prepared datasets (tests; servers after deleting a dataset). */
 export function clearPreparedDatasets(): void {
   prepared.clear();
 }
 
-async function load(file: string, model: CountryModel, region: string | null | undefined, key: string): Promise<PreparedDataset> {
+async function load(file: string, model: CountryModel, region: string | null | undefined, key: string, threads: number): Promise<PreparedDataset> {
   const t0 = performance.now();
-  const tables = await readDataset(file, { model, shared: true });
+  const tables = await readDataset(file, { model, shared: true, parallel: parallelReader(threads) });
   const t1 = performance.now();
   const country = model.country.id;
   const keep = regionFilter(country, region, (name) => {

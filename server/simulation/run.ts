@@ -18,11 +18,13 @@ import { loadModel, modelKey } from './models';
 import { defaultThreads, threadPool } from './pool';
 import { PreparedDataset, prepareDataset } from './prepare';
 import { summarize } from './summary';
-import { reportSpec, simulationTargets } from './targets';
-import { keepOutcome, OutcomeData } from './output';
+import { reportSpec, simulationTargets, splitTargets } from './targets';
+import { keepOutcome, makeRoom, OutcomeData, recycle, sharedBuffer, trackWrite } from './output';
 import type { SimulationOutcome, SimulationSpec } from './types';
 
 const RESPONSE = 'employment_income_behavioral_response';
+/** Shared and other array memory above which simulation threads are asked to collect garbage after a run. */
+const COLLECT_ABOVE_BYTES = 1.5e9;
 
 export class SimulationAbortedError extends Error {
   constructor() {
@@ -37,7 +39,8 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   const model = loadModel(spec.modelFolder, key);
   if (model.country.id !== spec.country) throw new Error(`${spec.modelFolder} is the ${model.country.id} model, not ${spec.country}`);
   const tModel = performance.now();
-  const prep = await prepareDataset(spec.datasetFile, model, key, spec.region);
+  const threads = Math.max(1, spec.threads ?? defaultThreads());
+  const prep = await prepareDataset(spec.datasetFile, model, key, spec.region, threads);
   const tData = performance.now();
   if (signal?.aborted) throw new SimulationAbortedError();
 
@@ -45,14 +48,21 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   const labourSupply = labourSupplyParams(model, spec.dynamic, spec.year);
   const targets = simulationTargets(rspec, model);
   if (labourSupply && model.variables.has('employment_income') && !targets.includes('employment_income')) targets.push('employment_income');
-  const { outputs, computed } = allocateOutputs(model, prep, targets, labourSupply !== null);
-  const threads = Math.max(1, spec.threads ?? defaultThreads());
+  makeRoom();
+  const { outputs, computed, owned } = allocateOutputs(model, prep, targets, labourSupply !== null);
   // Threads receive only the columns they fill: any other (an ordinary ArrayBuffer) would be copied into every message.
   const filled = Object.fromEntries([...computed, RESPONSE].filter((n) => outputs[n]).map((n) => [n, outputs[n]]));
-  await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed }, filled, threads, onProgress, signal);
+  const pool = threadPool(threads);
+  const cpuBefore = pool.cpuSeconds;
+  pool.startRun();
+  try {
+    await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed }, filled, threads, onProgress, signal);
+  } finally {
+    pool.endRun();
+  }
   const tRun = performance.now();
 
-  const timings: Record<string, number> = { model: (tModel - t0) / 1000, read: prep.ms.read / 1000, prepare: prep.ms.prepare / 1000, load_dataset: (tData - tModel) / 1000, compute: (tRun - tData) / 1000 };
+  const timings: Record<string, number> = { model: (tModel - t0) / 1000, read: prep.ms.read / 1000, prepare: prep.ms.prepare / 1000, load_dataset: (tData - tModel) / 1000, compute: (tRun - tData) / 1000, compute_cpu: pool.cpuSeconds - cpuBefore };
   const md = prep.microdata;
   const entities: Record<string, string> = {};
   for (const name of Object.keys(outputs)) entities[name] = name === RESPONSE ? md.person : model.variable(name).entity;
@@ -65,17 +75,24 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
     membership: md.membership,
     weights: md.weights,
     columns: outputs,
+    orders: new Map(),
+    owned,
+    writing: true,
   };
   keepOutcome(spec.outputFile, data);
-  // The file is written on a simulation thread while this one sums the aggregates.
-  const written = threadPool(threads).submit({ type: 'write', file: spec.outputFile, data: { ...data, columns: filled }, ids: md.ids, computed: Object.keys(filled) });
-  written.catch(() => undefined);
-  const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings });
-  const tSum = performance.now();
-  await written;
+  // The file is written on a simulation thread, in the background: the simulation is complete
+  // with its summary, and readers of the file (loadOutcome) wait for it (docs/simulation.md).
+  const written = pool.submit({ type: 'write', file: spec.outputFile, data: { ...data, columns: filled }, ids: md.ids, computed: Object.keys(filled) }, { background: true });
+  trackWrite(spec.outputFile, written.then(() => undefined).finally(() => {
+    data.writing = false;
+    recycle(data);
+  }));
+  // Threads let go of the columns they wrote (their memory is shared; see worker.ts). A full
+  // collection costs a few tenths of a CPU second per thread, so only when shared memory is large.
+  if (process.memoryUsage().arrayBuffers > COLLECT_ABOVE_BYTES) pool.broadcast({ type: 'collect' }).catch(() => undefined);
+  const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings, computed: new Set(computed), orders: data.orders });
   const tEnd = performance.now();
-  timings.summary = (tSum - tRun) / 1000;
-  timings.write = (tEnd - tRun) / 1000;
+  timings.summary = (tEnd - tRun) / 1000;
   timings.total = (tEnd - t0) / 1000;
   onProgress(1);
   return { summary, outputFile: spec.outputFile };
@@ -84,36 +101,38 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
 /**
  * Output columns. Targets the dataset gives are its own (shared) columns; targets nothing gives
  * and no formula computes are their default everywhere (most benefit inputs of a dataset without
- * them): neither is computed by the threads. The others get shared columns the threads fill.
- * (Under a dynamic, employment income changes, so it is computed even when given.)
+ * them), one column shared by every simulation of the dataset: neither is computed by the
+ * threads. The others get shared columns the threads fill.
  */
-function allocateOutputs(model: CountryModel, prep: PreparedDataset, targets: string[], responded: boolean): { outputs: Record<string, Column>; computed: string[] } {
+function allocateOutputs(model: CountryModel, prep: PreparedDataset, targets: string[], responded: boolean): { outputs: Record<string, Column>; computed: string[]; owned: SharedArrayBuffer[] } {
   const outputs: Record<string, Column> = {};
-  const computed: string[] = [];
   const given = new Map(prep.microdata.inputs.map((i) => [i.name, i.values]));
-  for (const name of targets) {
-    const spec = model.variable(name);
-    const n = prep.microdata.counts[spec.entity];
-    const C = COLUMN_TYPES[outputArrayType(spec)];
-    const input = given.get(name);
-    if (input && !(responded && name === 'employment_income')) {
-      outputs[name] = input;
-    } else if (!input && spec.formula === undefined && spec.adds === undefined && spec.subtracts === undefined) {
-      let col = prep.constants.get(name);
-      if (!col) {
-        col = new C(n);
-        const d = defaultCode(spec);
-        if (d !== 0) col.fill(d);
-        prep.constants.set(name, col);
-      }
-      outputs[name] = col;
-    } else {
-      outputs[name] = new C(new SharedArrayBuffer(C.BYTES_PER_ELEMENT * n) as unknown as ArrayBuffer);
-      computed.push(name);
+  const split = splitTargets(model, targets, new Set(given.keys()), responded);
+  for (const name of split.given) outputs[name] = given.get(name)!;
+  for (const name of split.constant) {
+    let col = prep.constants.get(name);
+    if (!col) {
+      const spec = model.variable(name);
+      col = new COLUMN_TYPES[outputArrayType(spec)](prep.microdata.counts[spec.entity]);
+      const d = defaultCode(spec);
+      if (d !== 0) col.fill(d);
+      prep.constants.set(name, col);
     }
+    outputs[name] = col;
   }
-  if (responded) outputs[RESPONSE] = new Float64Array(new SharedArrayBuffer(8 * prep.microdata.counts[prep.microdata.person]));
-  return { outputs, computed };
+  const owned: SharedArrayBuffer[] = [];
+  const shared = (bytes: number) => {
+    const b = sharedBuffer(bytes);
+    owned.push(b);
+    return b as unknown as ArrayBuffer;
+  };
+  for (const name of split.computed) {
+    const spec = model.variable(name);
+    const C = COLUMN_TYPES[outputArrayType(spec)];
+    outputs[name] = new C(shared(C.BYTES_PER_ELEMENT * prep.microdata.counts[spec.entity]));
+  }
+  if (responded) outputs[RESPONSE] = new Float64Array(shared(8 * prep.microdata.counts[prep.microdata.person]));
+  return { outputs, computed: split.computed, owned };
 }
 
 /** Cut households into jobs of about `persons` people each (whole households). */

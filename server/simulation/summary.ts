@@ -25,13 +25,31 @@ export function peopleWeights(prep: PreparedDataset): Float64Array {
   return out;
 }
 
-export function programTotals(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>): ProgramTotal[] {
+export function programTotals(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>, computed: Set<string> = new Set(Object.keys(outputs))): ProgramTotal[] {
   const w = prep.microdata.weights;
   return spec.programmes.map((p) => {
-    const [total, count] = weightedTotal(outputs[p.name] as Float64Array, w, prep.topOf[p.entity]);
+    const col = outputs[p.name] as Float64Array;
+    // Columns a thread filled are new each simulation; others (dataset columns, defaults) are not.
+    const stable = !computed.has(p.name);
+    let byWeights = stable ? totalsOf.get(col) : undefined;
+    let known = byWeights?.get(w);
+    if (!known) {
+      known = weightedTotal(col, w, prep.topOf[p.entity]);
+      if (stable) {
+        if (!byWeights) totalsOf.set(col, (byWeights = new WeakMap()));
+        byWeights.set(w, known);
+      }
+    }
+    const [total, count] = known;
     return { name: p.name, label: p.label, entity: p.entity, is_tax: p.is_tax, total, count };
   });
 }
+
+/**
+ * Totals of columns a dataset gives or defaults (the same column object in every simulation of
+ * the dataset, never written to), by column and weights: computed once, not per simulation.
+ */
+const totalsOf = new WeakMap<object, WeakMap<object, [number, number]>>();
 
 /** Σ weight × value and Σ weight over non-zero rows, each row weighted by its household's weight. */
 export function weightedTotal(col: Float64Array, w: Float64Array, top: Int32Array): [number, number] {
@@ -107,6 +125,10 @@ export function summarize(args: {
   region: string | null;
   responded: boolean;
   timings: Record<string, number>;
+  /** Variables the threads computed (the others are the dataset's columns or defaults). */
+  computed: Set<string>;
+  /** Ascending order of households by each income measure, filled for the report to reuse. */
+  orders?: Map<string, Uint32Array>;
 }): SimulationSummary {
   const { prep, spec, outputs } = args;
   const w = prep.microdata.weights;
@@ -123,7 +145,7 @@ export function summarize(args: {
     weightedPeople += pw[h];
   }
   // Each income measure is sorted once, for inequality and relative poverty alike.
-  const orders = new Map<string, Uint32Array>();
+  const orders = args.orders ?? new Map<string, Uint32Array>();
   for (const name of new Set([spec.incomeMeasure, ...spec.relative.map((r) => r.income)])) orders.set(name, ascending(outputs[name]));
   let lsr: SimulationSummary['labour_supply_response'] = null;
   const response = outputs.employment_income_behavioral_response;
@@ -148,7 +170,7 @@ export function summarize(args: {
     household_net_income: sum(outputs[spec.net]),
     household_tax: sum(outputs[spec.tax]),
     household_benefits: sum(outputs[spec.benefits]),
-    programs: programTotals(prep, spec, outputs),
+    programs: programTotals(prep, spec, outputs, args.computed),
     inequality: inequality(outputs[spec.incomeMeasure], pw, orders.get(spec.incomeMeasure)),
     poverty: povertyFigures(prep, spec, outputs, args.model, orders),
     labour_supply_response: lsr,

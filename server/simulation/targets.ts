@@ -128,3 +128,16 @@ function listOf(model: CountryModel, spec: VariableSpec, key: 'adds' | 'subtract
     return [];
   }
 }
+
+/** How each target is obtained: from the dataset, as its default everywhere, or computed by the threads. */
+export function splitTargets(model: CountryModel, targets: string[], given: Set<string>, responded: boolean): { given: string[]; constant: string[]; computed: string[] } {
+  const out = { given: [] as string[], constant: [] as string[], computed: [] as string[] };
+  for (const name of targets) {
+    const spec = model.variable(name);
+    // Under a dynamic, employment income changes, so it is computed even when given.
+    if (given.has(name) && !(responded && name === 'employment_income')) out.given.push(name);
+    else if (!given.has(name) && spec.formula === undefined && spec.adds === undefined && spec.subtracts === undefined) out.constant.push(name);
+    else out.computed.push(name);
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { CountryModel } from '../../core/model';
 import { checkDataset, DatasetReadError, readDataset, synthesize, writeDataset } from '../../server/datasets';
 import { toMicrodata } from '../../server/datasets/microdata';
-import { FLATLAND, flatland, tempDir, UK_MODEL, withColumn } from '../simulation/helpers';
+import { FLATLAND, flatland, tempDir, UK_MODEL, US_MODEL, withColumn } from '../simulation/helpers';
 
 const people = [
   { household: 10, family: 1, age: 40, earnings: 30000 },
@@ -150,5 +150,18 @@ describe('datasets: synthetic UK population', () => {
     let error: unknown;
     await synthesize('atlantis', { households: 5, year: 2025, seed: 1 }).catch((e) => (error = e));
     expect(String(error)).to.match(/no synthetic population for "atlantis"/);
+  });
+});
+
+describe('datasets: synthetic US population', () => {
+  it('fits the US model and grosses up to the US households, the same for a seed', async () => {
+    const a = await synthesize('us', { households: 1500, year: 2025, seed: 2 });
+    const b = await synthesize('us', { households: 1500, year: 2025, seed: 2 });
+    expect(Array.from(a.tables.get('person')!.columns.get('employment_income_before_lsr') as Float64Array)).to.deep.equal(Array.from(b.tables.get('person')!.columns.get('employment_income_before_lsr') as Float64Array));
+    const check = checkDataset(a, CountryModel.load(US_MODEL));
+    expect(check.errors).to.deep.equal([]);
+    expect(check.warnings).to.deep.equal([]);
+    expect(check.weighted_households / 1e6).to.be.closeTo(132.2 * 1.008, 0.01);
+    expect(Object.keys(check.counts).sort()).to.deep.equal(['family', 'household', 'marital_unit', 'person', 'spm_unit', 'tax_unit']);
   });
 });

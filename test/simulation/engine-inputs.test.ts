@@ -26,3 +26,26 @@ describe('engine: enum codes as inputs', () => {
     expect(() => sim.setInput('region', '2025', Uint8Array.of(0, 2))).to.throw(/region: 2 is not a valid code \(0 to 1\)/);
   });
 });
+
+// The other engine addition (core/compiler/variable.ts): kernels of the same generated code share
+// one factory, each bound to its own constants; a reform must still compute with its values.
+describe('engine: kernels shared between a baseline and a reform', () => {
+  const model = CountryModel.load(FLATLAND);
+  const pop = populationFromArrays(model, 2, { family: Int32Array.of(0, 0), household: Int32Array.of(0, 0) });
+  const run = (reform?: Record<string, Record<string, number>>) => {
+    const sim = new Simulation(model, pop, { reform });
+    sim.setInput('employment_income', '2025', Float64Array.of(30000, 10000));
+    sim.setInput('age', '2025', Int32Array.of(40, 8));
+    return [Array.from(sim.calculate('income_tax', '2025')), Array.from(sim.calculate('child_benefit', '2025'))];
+  };
+
+  it('computes each reform with its own parameter values', () => {
+    expect(run()).to.deep.equal([[6000, 2000], [1000]]);
+    expect(run({ 'gov.tax.rate': { '2025-01-01.2100-12-31': 0.25 } })).to.deep.equal([[7500, 2500], [1000]]);
+    expect(run({ 'gov.benefit.amount': { '2025-01-01.2100-12-31': 1500 } })).to.deep.equal([[6000, 2000], [1500]]);
+    expect(run()).to.deep.equal([[6000, 2000], [1000]]);
+    const base = model.compiled().kernel('income_tax', '2025')!;
+    const reformed = model.compiled({ 'gov.tax.rate': { '2025-01-01.2100-12-31': 0.25 } }).kernel('income_tax', '2025')!;
+    expect(reformed.run).to.not.equal(base.run);
+  });
+});

@@ -4,7 +4,7 @@ import { CountryModel } from '../../core/model';
 import { Simulation } from '../../core/simulation';
 import { readDataset, synthesize, writeDataset } from '../../server/datasets';
 import { toMicrodata } from '../../server/datasets/microdata';
-import { economicImpact, regions, runSimulation, shutdownSimulationThreads, SimulationSummary } from '../../server/simulation';
+import { economicImpact, outputWritten, regions, runSimulation, shutdownSimulationThreads, SimulationSummary } from '../../server/simulation';
 import { forgetOutcomes, loadOutcome } from '../../server/simulation/output';
 import { FLATLAND, flatland, tempDir, UK_MODEL } from './helpers';
 
@@ -52,6 +52,8 @@ describe('simulation: runs over worker threads', function () {
   it('writes an output file in our layout that reports can read instead of memory', async () => {
     const outputFile = path.join(dir, 'out-file.h5');
     const outcome = await runSimulation({ country: 'flatland', modelFolder: FLATLAND, datasetFile: file, year: 2025, outputFile }, () => undefined);
+    // The file follows the outcome, written in the background.
+    await outputWritten(outputFile);
     const tables = await readDataset(outputFile);
     expect(tables.layout).to.equal('fiscus');
     expect(Array.from(tables.tables.get('household')!.columns.get('household_net_income') as Float64Array)).to.deep.equal([25000, 0, 24000]);
@@ -76,6 +78,14 @@ describe('simulation: runs over worker threads', function () {
     const worse = report.decile_impacts.reduce((a, d) => a + d.count_worse_off, 0);
     expect(worse).to.equal(125);
     expect(report.intra_decile[0].lose_more_than_5pct + report.intra_decile[0].no_change).to.be.closeTo(1, 1e-12);
+  });
+
+  it('stops when its signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    let error: unknown;
+    await runSimulation({ country: 'flatland', modelFolder: FLATLAND, datasetFile: file, year: 2025, outputFile: path.join(dir, 'aborted.h5') }, () => undefined, controller.signal).catch((e) => (error = e));
+    expect((error as Error).name).to.equal('AbortError');
   });
 
   it('fails with the reason for a bad dataset or region', async () => {

@@ -4,11 +4,13 @@
  */
 import type { DatasetTables } from '../types';
 import { synthesizeUk } from './uk';
+import { synthesizeUs } from './us';
 
 export type SynthCountry = 'uk' | 'us';
 
 const GENERATORS: Record<string, (o: { households: number; year: number; seed: number }, p?: (d: number, t: number) => void) => Promise<DatasetTables>> = {
   uk: synthesizeUk,
+  us: synthesizeUs,
 };
 
 export function synthCountries(): string[] {
