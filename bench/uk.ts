@@ -74,7 +74,7 @@ export function synthesize(model: CountryModel, target: number, seed: number): S
 export async function run(args: string[]): Promise<void> {
   const people = Number(flag(args, '--people', '1000000'));
   const year = flag(args, '--year', '2025');
-  const model = CountryModel.load(path.resolve(__dirname, '../../countries/uk'));
+  const model = CountryModel.load(path.resolve(flag(args, '--country-dir', path.resolve(__dirname, '../../countries/uk'))));
   const data = synthesize(model, people, 7);
   const pop = populationFromArrays(model, data.people, { household: data.personHousehold, benunit: data.personBenunit });
   const chunkPeople = Number(flag(args, '--chunk', String(DEFAULT_CHUNK_PEOPLE)));
