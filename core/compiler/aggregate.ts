@@ -15,6 +15,7 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
   const [lo, hi] = limits[fn];
   if (args.length < lo || args.length > hi) throw new CompileError(`${fn}() takes ${lo === hi ? lo : `${lo} or ${hi}`} argument(s), got ${args.length}`);
   const members = new Set<string>();
+  for (const a of args) c.forceLocals(a, scope);
   for (const a of args) for (const e of memberLevel(env, a, { ...scope, entity: target })) members.add(e);
   const person = [...env.entities.values()].find((e) => e.isPerson)!.key;
   const member = members.size === 1 ? [...members][0] : person;
@@ -143,7 +144,7 @@ export function memberLevel(env: CompileEnv, n: MathNode, scope: Scope): string[
       const name = node.name as string;
       const local = scope.locals.get(name);
       let entity: string | undefined;
-      if (local) entity = local.kind === 'ir' ? undefined : local.entity;
+      if (local) entity = local.kind === 'ir' || local.kind === 'lazy' ? undefined : local.entity;
       else if (!(name in env.aliases)) entity = env.variables.get(name)?.entity;
       if (entity && entity !== scope.entity && env.isWithin(entity, scope.entity)) found.add(entity);
       return;

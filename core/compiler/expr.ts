@@ -31,6 +31,8 @@ export interface CompileEnv {
 }
 
 type Local =
+  /** Defined but not compiled yet: a local nothing reads adds no column and no loop. */
+  | { kind: 'lazy'; node: MathNode; scope: Scope }
   | { kind: 'ir'; ir: ConstIR | ParamIR }
   | { kind: 'array'; name: string; entity: string; t: ScalarType; enumInfo?: EnumInfo }
   | { kind: 'inline'; name: string; entity: string; t: ScalarType; enumInfo?: EnumInfo };
@@ -69,6 +71,7 @@ export class ExprCompiler {
     private readonly inlined = new Map<string, RowIR>(),
   ) {}
 
+
   /** A statement list (`a = ...; b = ...; result`) or a single expression; `result` replaces the last one. */
   compileBody(root: MathNode, scope: Scope, hint?: EnumInfo, result?: MathNode): IR {
     const node = root as unknown as Node;
@@ -80,7 +83,10 @@ export class ExprCompiler {
       if (n.type === 'AssignmentNode') {
         const name = (n.object as Node).name as string;
         if (n.index) throw new CompileError(`cannot assign to an index of "${name}"`);
-        this.bindLocal(name, this.compile(n.value as MathNode, scope), scope);
+        if (this.env.variables.has(name)) throw new CompileError(`local name "${name}" hides the variable of that name`);
+        // Compiled where it is defined, reading the locals defined before it (a name may be bound
+        // again: `award = min(award, cap)` reads the earlier award).
+        scope.locals.set(name, { kind: 'lazy', node: n.value as MathNode, scope: { ...scope, locals: new Map(scope.locals) } });
         if (i === blocks.length - 1) throw new CompileError('the last statement must be the result, not an assignment');
       } else {
         if (i !== blocks.length - 1) throw new CompileError('only the last statement may be a bare expression');
@@ -90,20 +96,16 @@ export class ExprCompiler {
     return last!;
   }
 
-  private bindLocal(name: string, ir: IR, scope: Scope): void {
-    if (this.env.variables.has(name)) throw new CompileError(`local name "${name}" hides the variable of that name`);
-    if (ir.k !== 'row') {
-      scope.locals.set(name, { kind: 'ir', ir });
-      return;
-    }
+  /** A compiled local: a constant or parameter, a main-loop value, or an array filled by a pre-loop. */
+  private compiledLocal(ir: IR, scope: Scope): Exclude<Local, { kind: 'lazy' }> {
+    if (ir.k !== 'row') return { kind: 'ir', ir };
     const v = this.b.temp('L_');
     if (this.inlineLocals && scope.main) {
       this.b.mainLines.push(`const ${v} = ${ir.code};`);
-      scope.locals.set(name, { kind: 'inline', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo });
-      return;
+      return { kind: 'inline', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo };
     }
     this.materialize(ir, scope, v);
-    scope.locals.set(name, { kind: 'array', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo });
+    return { kind: 'array', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo };
   }
 
   /** Emit a pre-loop writing a row expression into an array named `v`. */
@@ -160,9 +162,32 @@ export class ExprCompiler {
     return { k: 'row', code: String(code), entity: '', t: 'enum', enumInfo: info };
   }
 
+  /** Compile every lazy local an expression reads (before inspecting the entities it reads). */
+  forceLocals(n: MathNode, scope: Scope): void {
+    const visit = (node: Node) => {
+      if (node.type === 'SymbolNode') {
+        if (scope.locals.get(node.name as string)?.kind === 'lazy') this.symbol(node.name as string, scope);
+        return;
+      }
+      for (const key of ['args', 'content', 'condition', 'trueExpr', 'falseExpr', 'object', 'index', 'dimensions', 'value']) {
+        const v = node[key];
+        if (Array.isArray(v)) v.forEach((c) => visit(c as Node));
+        else if (v && typeof v === 'object' && typeof (v as Node).type === 'string') visit(v as Node);
+      }
+    };
+    visit(n as unknown as Node);
+  }
+
   private symbol(name: string, scope: Scope): IR {
     const local = scope.locals.get(name);
-    if (local) {
+    if (local?.kind === 'lazy') {
+      // Every scope holding this local sees it compiled: the entry is rewritten in place. (Its
+      // expression sees only earlier locals, so it cannot read itself.)
+      const compiled = this.compiledLocal(this.compile(local.node, local.scope), local.scope);
+      for (const key of Object.keys(local)) delete (local as Record<string, unknown>)[key];
+      Object.assign(local, compiled);
+    }
+    if (local && local.kind !== 'lazy') {
       if (local.kind === 'ir') return local.ir;
       if (local.kind === 'inline') {
         if (!scope.main) throw new NeedMaterialize(name);
@@ -542,6 +567,7 @@ export class ExprCompiler {
   /** max/min with member-level arguments in a group formula aggregate; otherwise they are element-wise. */
   private wantsAggregation(args: MathNode[], scope: Scope): boolean {
     if (args.length > 2) return false;
+    for (const a of args) this.forceLocals(a, scope);
     return args.some((a) => memberLevel(this.env, a, scope).length > 0);
   }
 

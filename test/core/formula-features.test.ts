@@ -196,3 +196,29 @@ describe('core: population statistics', () => {
     expect(Array.from(chunked.get('decile')!)).to.deep.equal(Array.from(s.calculate('decile', '2024')));
   });
 });
+
+describe('core: local names', () => {
+  it('compiles a local only when something reads it, so a switched-off branch adds no dependency', () => {
+    const m = miniModel({
+      x: person('float'),
+      costly: person('float', 'x * 7'),
+      y: person('float', 'expensive = costly * 2; cheap = x + 1; gov.switch ? expensive : cheap'),
+    }, { gov: { switch: values({ '2000-01-01': false }) } });
+    const s = sim(m, ['a']);
+    s.setInput('x', '2024', [3]);
+    expect(Array.from(s.calculate('y', '2024'))).to.deep.equal([4]);
+    expect(m.compiled().kernel('y', '2024')!.deps.map((d) => d.name)).to.deep.equal(['x']);
+  });
+
+  it('reads the earlier value when a name is bound again, and refuses a local read before it is defined', () => {
+    const m = miniModel({
+      x: person('float'),
+      capped: person('float', 'award = x * 2; award = min(award, 10); award + 1'),
+      bad: person('float', 'a = a + 1; a'),
+    });
+    const s = sim(m, ['a', 'b']);
+    s.setInput('x', '2024', [3, 30]);
+    expect(Array.from(s.calculate('capped', '2024'))).to.deep.equal([7, 11]);
+    expect(() => s.calculate('bad', '2024')).to.throw(EngineError, 'unknown name "a"');
+  });
+});
