@@ -14,7 +14,7 @@ import { packageRoot } from './cli/root';
 import type { HouseholdLimits } from './household/calculate';
 import { coreEngine, loadCountryModel } from './models/engine';
 import { ModelRegistry } from './models/registry';
-import { defaultDatasetsFrom, startServices, type ServiceOptions, type Services } from './services';
+import { startServices, type ServiceOptions, type Services } from './services';
 
 export interface StartOptions {
   port: number;
@@ -69,7 +69,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
   const dataDir = options.dataDir ?? defaultDataDir(env);
   const clients = auth.enabled && auth.mode === 'local' ? ClientStore.open(dataDir) : undefined;
-  const services = options.microsim === false ? undefined : await startServices({ defaultDatasets: defaultDatasetsFrom(env), ...options.microsim, registry, env: { FISCUS_DATA_DIR: dataDir, ...env }, log });
+  const services = options.microsim === false ? undefined : await startServices({ ...options.microsim, registry, env: { FISCUS_DATA_DIR: dataDir, ...env }, log });
   const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
   const app = createApp({ registry, engine: coreEngine, auth, clients, limits: options.limits, serviceVersion: version, microsim: services?.context, log });
   const server = http.createServer(app.callback());
@@ -81,6 +81,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       resolve();
     });
   });
+  // Once listening: loading models into the simulation threads must not hold up the household API.
+  void services?.warm();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

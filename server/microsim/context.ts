@@ -1,12 +1,11 @@
 /**
  * Everything the microsimulation routes use, built once at start (`server/start.ts`) and passed
- * in: the stores, the model registry, the storage folder, the queue, and the data modules.
+ * in: the stores, the model registry, the storage folder and the queue.
  */
 import type { CountryModel } from '../../core/model';
 import type { ModelRegistry } from '../models/registry';
 import type { SimulationQueue } from '../queue/types';
 import type { Storage } from '../storage';
-import type { DataModules } from './data-modules';
 
 export interface MicrosimLimits {
   /** JSON bodies (policies, dynamics, simulations...). */
@@ -23,7 +22,6 @@ export interface MicrosimContext {
   /** Where dataset files are registered from and uploaded to, and outputs written (FISCUS_STORAGE). */
   storageDir: string;
   queue: SimulationQueue;
-  modules: DataModules;
   limits: MicrosimLimits;
   /** Resolves when the catalogue is seeded: catalogue routes wait for it rather than answer half. */
   catalogueReady: Promise<void>;

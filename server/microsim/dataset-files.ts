@@ -5,18 +5,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CountryModel } from '../../core/model';
+import { checkDataset, DatasetReadError, readDataset, type DatasetCheck, type DatasetProblem } from '../datasets';
 import { ApiError, type ProblemDetail } from '../http/errors';
 import { newId, now } from '../storage/ids';
 import type { DatasetRow, ModelRow, VersionRow } from '../storage/rows';
 import type { MicrosimContext } from './context';
-import type { DatasetProblem, DatasetsModule } from './data-modules';
 import { sourceOf } from './model-folders';
-
-export function datasetsModule(ctx: MicrosimContext): DatasetsModule {
-  if (!ctx.modules.datasets) throw new ApiError(503, 'Datasets cannot be read by this build: the datasets module (server/datasets) is not installed');
-  return ctx.modules.datasets;
-}
 
 /** A client's `filepath`, which must stay inside the storage folder (no absolute paths, no `..` out). */
 export function storagePath(ctx: MicrosimContext, filepath: string): string {
@@ -39,23 +33,36 @@ export interface Registration {
   defaultFor?: string;
 }
 
+/** What reading and checking a file found (by this thread, or by the default datasets' thread). */
+export interface FileCheck {
+  layout: string;
+  year: number | null;
+  check: DatasetCheck;
+}
+
 /** Reads and checks the file; 422 naming every problem (table, column, first bad row); the row to store. */
 export async function datasetRowFor(ctx: MicrosimContext, r: Registration): Promise<DatasetRow> {
-  const data = datasetsModule(ctx);
   let tables;
   try {
-    tables = await data.readDataset(r.file);
+    tables = await readDataset(r.file);
   } catch (error) {
-    if (error instanceof data.DatasetReadError) throw new ApiError(422, `The file cannot be read as a dataset: ${error.message}`, error.problems.map(problemDetail));
-    throw new ApiError(422, `The file cannot be read as a dataset: ${(error as Error).message}`, [{ path: 'filepath', message: (error as Error).message }]);
+    // The storage folder's own path is the server's business: messages name the file as the client did.
+    const message = (error as Error).message.split(path.resolve(ctx.storageDir) + path.sep).join('');
+    if (error instanceof DatasetReadError) throw new ApiError(422, `The file cannot be read as a dataset: ${message}`, error.problems.map(problemDetail));
+    throw new ApiError(422, `The file cannot be read as a dataset: ${message}`, [{ path: 'filepath', message }]);
   }
   const model = ctx.registry.modelOf(r.model.country, await sourceOf(ctx, r.version));
-  const check = data.checkDataset(tables, model as CountryModel);
+  return datasetRowOf(ctx, r, { layout: tables.layout, year: tables.year, check: checkDataset(tables, model) });
+}
+
+/** The row of a checked file; 422 when the check found errors or no year is known. */
+export function datasetRowOf(ctx: MicrosimContext, r: Registration, found: FileCheck): DatasetRow {
+  const check = found.check;
   if (check.errors.length > 0) {
     const shown = check.errors.slice(0, 3).map(describeProblem).join('; ');
     throw new ApiError(422, `The dataset does not fit ${r.model.name} ${r.version.version}: ${shown}${check.errors.length > 3 ? ` (and ${check.errors.length - 3} more)` : ''}`, check.errors.map(problemDetail));
   }
-  const year = r.year ?? tables.year;
+  const year = r.year ?? found.year;
   if (year === null || year === undefined) throw invalid('year', 'is required: the file does not say which year it holds');
   const time = now();
   return {
@@ -66,7 +73,7 @@ export async function datasetRowFor(ctx: MicrosimContext, r: Registration): Prom
     year,
     tax_benefit_model_id: r.model.id,
     tax_benefit_model_version_id: r.version.id,
-    layout: tables.layout,
+    layout: found.layout,
     counts: JSON.stringify(check.counts),
     warnings: JSON.stringify(check.warnings),
     weighted_households: check.weighted_households,

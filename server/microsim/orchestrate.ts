@@ -4,6 +4,7 @@
  * never is).
  */
 import { ApiError } from '../http/errors';
+import { regions } from '../simulation';
 import { now, reportId, simulationId, type SimulationKey } from '../storage/ids';
 import type { DatasetRow, ReportRow, SimulationRow, VersionRow } from '../storage/rows';
 import type { MicrosimContext } from './context';
@@ -42,9 +43,7 @@ export async function checkRequest(ctx: MicrosimContext, r: SimulationRequest): 
   if (r.policyId && !(await ctx.storage.policies.get(r.policyId))) throw new ApiError(404, `No policy with id ${r.policyId}`);
   if (r.dynamicId && !(await ctx.storage.dynamics.get(r.dynamicId))) throw new ApiError(404, `No dynamic with id ${r.dynamicId}`);
   if (r.region !== null) {
-    const known = ctx.modules.simulation?.regions(model.country);
-    if (!known) throw new ApiError(503, 'Regions are not available in this build: the simulation module (server/simulation) is not installed');
-    if (!known.some((k) => k.name === r.region)) {
+    if (!regions(model.country).some((k) => k.name === r.region)) {
       throw new ApiError(422, `region: "${r.region}" is not a region of ${model.country} (see GET /regions?tax_benefit_model_name=${model.name})`, [{ path: 'region', message: `is not a region of ${model.country}` }]);
     }
   }

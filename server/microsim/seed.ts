@@ -4,12 +4,14 @@
  * variables. A version is keyed by (model, version, content hash): an edited working tree becomes
  * a new row next to the old one, and no row is ever rewritten.
  */
+import * as fs from 'node:fs';
 import { describeVariables } from '../../core/catalogue';
 import type { CountryModel } from '../../core/model';
 import { seriesKind } from '../../parameters/series';
 import type { ParameterLeaf } from '../../parameters/types';
 import { buildBundle, readBundle } from '../models/bundle';
 import type { ModelRegistry, Source } from '../models/registry';
+import { modelKey } from '../simulation/models';
 import type { CatalogueStore, VersionContent } from '../storage/catalogue';
 import { catalogueId, now } from '../storage/ids';
 import type { ParameterRow, ParameterValueRow, VariableRow, VersionRow } from '../storage/rows';
@@ -50,9 +52,27 @@ export async function seedCatalogue(registry: ModelRegistry<CountryModel>, store
   return { added };
 }
 
+/**
+ * Hashes already computed, with the identity of the files they were computed from (names, sizes
+ * and times): hashing reads every file of a model (a few hundred ms of the main thread), and every
+ * POST that defaults to the current version asks for its id.
+ */
+const hashes = new Map<string, { identity: string; hash: string }>();
+
 /** The content hash of a source: the bundle's own, or the hash its bundle would have. */
 export function sourceHash(source: Source): string {
-  return source.bundleFile ? readBundle(source.bundleFile).hash : buildBundle(source.folder!).hash;
+  const where = source.bundleFile ?? source.folder!;
+  const identity = source.bundleFile ? fileIdentity(source.bundleFile) : modelKey(source.folder!);
+  const known = hashes.get(where);
+  if (known?.identity === identity) return known.hash;
+  const hash = source.bundleFile ? readBundle(source.bundleFile).hash : buildBundle(source.folder!).hash;
+  hashes.set(where, { identity, hash });
+  return hash;
+}
+
+function fileIdentity(file: string): string {
+  const st = fs.statSync(file);
+  return `${st.size}:${st.mtimeMs}`;
 }
 
 /** The id of the version row a registry source is recorded as. */

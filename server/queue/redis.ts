@@ -36,6 +36,11 @@ function settings(options: RedisQueueOptions, isWorker: boolean): BeeQueue.Queue
   };
 }
 
+/** The job id is the work's own id: enqueueing work that is already waiting adds nothing. */
+async function save(queue: BeeQueue, job: Job): Promise<void> {
+  await queue.createJob(job).setId(`${job.kind}:${job.id}`).retries(2).backoff('fixed', 1000).save();
+}
+
 /** The producer side, used by the API process. */
 export class RedisQueue implements SimulationQueue {
   readonly name = 'redis' as const;
@@ -49,9 +54,8 @@ export class RedisQueue implements SimulationQueue {
     await this.queue.ready();
   }
 
-  /** The job id is the work's own id: enqueueing work that is already waiting adds nothing. */
   async enqueue(job: Job): Promise<void> {
-    await this.queue.createJob(job).setId(`${job.kind}:${job.id}`).retries(2).backoff('fixed', 1000).save();
+    await save(this.queue, job);
   }
 
   async close(): Promise<void> {
@@ -71,6 +75,11 @@ export class RedisWorker {
       // The queue hands a job to one worker at a time: a redelivered job belongs to us now.
       await handler(job.data, { force: true });
     });
+  }
+
+  /** Queues work from a worker (a simulation to run again). */
+  async enqueue(job: Job): Promise<void> {
+    await save(this.queue, job);
   }
 
   async start(): Promise<void> {

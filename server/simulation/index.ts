@@ -9,3 +9,4 @@ export { economicImpact } from './impact';
 export { regions } from './regions';
 export { shutdownSimulationThreads, warmSimulationThreads } from './pool';
 export { outputWritten } from './output';
+export { adoptModel } from './models';

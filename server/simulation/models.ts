@@ -47,6 +47,18 @@ function computeKey(folder: string): string {
   return `${path.resolve(folder)}#${hash.digest('hex').slice(0, 16)}`;
 }
 
+/**
+ * Use a model this thread already holds for `folder` (a server's model registry loaded it for the
+ * household API) instead of loading a second copy: loading takes seconds of the main thread, which
+ * a server also answers household requests on, and a copy costs a few hundred MB.
+ */
+export function adoptModel(folder: string, model: CountryModel): void {
+  const key = modelKey(folder);
+  if (models.has(key)) return;
+  if (models.size >= MAX_MODELS) models.delete(models.keys().next().value!);
+  models.set(key, model);
+}
+
 export function loadModel(folder: string, key: string = modelKey(folder)): CountryModel {
   let m = models.get(key);
   if (m) {

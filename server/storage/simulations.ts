@@ -94,6 +94,15 @@ export class SimulationStore {
     return n === 1;
   }
 
+  /**
+   * A completed simulation whose output file was lost (its process died before the file was
+   * written) runs again; attempts are kept, so one whose file is lost every time ends failed.
+   */
+  async rerunLost(id: string, message: string): Promise<boolean> {
+    const n = await this.db.knex('simulations').where({ id, status: 'completed' }).update({ status: 'pending', owner: null, progress: 0, summary: null, output_file: null, error_message: message, completed_at: null, updated_at: now() });
+    return n === 1;
+  }
+
   /** Simulations left pending, or running under an owner that stopped beating (for recovery at start). */
   async orphans(staleBefore: string): Promise<string[]> {
     return this.db.knex('simulations')

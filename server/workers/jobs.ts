@@ -3,15 +3,22 @@
  * database (one owner at a time), run it with the simulation module, beat a heartbeat with its
  * progress, store the outcome; then finish the reports that were waiting on it. The same handler
  * runs in the API process (in-process queue) and in `fiscus worker` processes (Redis).
+ *
+ * Output files are written in the background after `runSimulation` resolves. In the API process
+ * the simulation is stored completed at once (its reports read the results from memory); a
+ * `fiscus worker` waits for the file first (`awaitOutputs`), because the report may be computed
+ * by another process that reads it, and a worker killed before writing it must leave the job to
+ * be retried, not a completed simulation without results.
  */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CountryModel } from '../../core/model';
 import type { Reform } from '../../parameters/types';
-import type { DataModules, SimulationOutcome } from '../microsim/data-modules';
 import { modelFolderPath } from '../microsim/model-folders';
 import type { ModelRegistry } from '../models/registry';
 import type { Job, JobHandler } from '../queue/types';
+import { economicImpact, outputWritten, runSimulation, type SimulationOutcome } from '../simulation';
 import type { Storage } from '../storage';
 import type { ParameterSetStore } from '../storage/parameter-sets';
 import type { SimulationRow } from '../storage/rows';
@@ -20,7 +27,6 @@ export interface JobContext {
   storage: Storage;
   registry: ModelRegistry<CountryModel>;
   storageDir: string;
-  modules: DataModules;
   /** This process, as recorded in `simulations.owner`. */
   owner: string;
   log(message: string): void;
@@ -30,6 +36,16 @@ export interface JobContext {
   /** Attempts before a simulation whose workers keep dying is failed (default 3). */
   maxAttempts?: number;
   threads?: number;
+  /** Store a simulation completed only once its output file is written (worker processes). */
+  awaitOutputs?: boolean;
+  /** Queues a simulation to run again (one whose output file was lost). */
+  enqueue(job: Job): Promise<void>;
+}
+
+export interface JobRunner {
+  handler: JobHandler;
+  /** Resolves when the output files of the simulations this process ran are written (orderly stops). */
+  outputsWritten(): Promise<void>;
 }
 
 export const DEFAULT_STALE_MS = 15_000;
@@ -38,14 +54,21 @@ export function ownerName(): string {
   return `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 }
 
-export function createJobHandler(ctx: JobContext): JobHandler {
-  return async (job: Job, lease) => {
-    if (job.kind === 'simulation') await runSimulationJob(ctx, job.id, lease.force);
+export function createJobHandler(ctx: JobContext): JobRunner {
+  const writing = new Set<string>();
+  const handler: JobHandler = async (job: Job, lease) => {
+    if (job.kind === 'simulation') await runSimulationJob(ctx, job.id, lease.force, writing);
     else await finishReport(ctx, job.id);
+  };
+  return {
+    handler,
+    outputsWritten: async () => {
+      await Promise.allSettled([...writing].map((file) => outputWritten(file)));
+    },
   };
 }
 
-async function runSimulationJob(ctx: JobContext, id: string, force: boolean): Promise<void> {
+async function runSimulationJob(ctx: JobContext, id: string, force: boolean, writing: Set<string>): Promise<void> {
   const sims = ctx.storage.simulations;
   const staleBefore = new Date(Date.now() - (ctx.staleMs ?? DEFAULT_STALE_MS)).toISOString();
   const claim = await sims.claim(id, ctx.owner, { staleBefore, force, maxAttempts: ctx.maxAttempts ?? 3 });
@@ -64,13 +87,18 @@ async function runSimulationJob(ctx: JobContext, id: string, force: boolean): Pr
   }, ctx.heartbeatMs ?? 1000);
   try {
     const outcome = await execute(ctx, row, (f) => (progress = Math.max(progress, Math.min(1, f))), abort.signal);
+    const file = outcome.outputFile;
+    writing.add(file);
+    const written = outputWritten(file).finally(() => writing.delete(file));
+    if (ctx.awaitOutputs) await written;
+    else written.catch((error) => ctx.log(`simulation ${id}: its output file could not be written (reports on it will run it again): ${(error as Error).message}`));
     clearInterval(beat);
     // Stored relative to the storage folder: workers on other machines may mount it elsewhere.
-    await sims.complete(id, ctx.owner, outcome.summary, path.relative(ctx.storageDir, outcome.outputFile).split(path.sep).join('/'));
+    await sims.complete(id, ctx.owner, outcome.summary, path.relative(ctx.storageDir, file).split(path.sep).join('/'));
   } catch (error) {
     clearInterval(beat);
     if (abort.signal.aborted) return; // another worker owns it now
-    const message = (error as Error)?.message ?? String(error);
+    const message = relative(ctx, (error as Error)?.message ?? String(error));
     ctx.log(`simulation ${id} failed: ${message}`);
     await sims.fail(id, ctx.owner, message);
   }
@@ -78,13 +106,11 @@ async function runSimulationJob(ctx: JobContext, id: string, force: boolean): Pr
 }
 
 async function execute(ctx: JobContext, row: SimulationRow, onProgress: (f: number) => void, signal: AbortSignal): Promise<SimulationOutcome> {
-  const simulation = ctx.modules.simulation;
-  if (!simulation) throw new Error('this worker cannot run simulations: the simulation module (server/simulation) is not installed');
   const version = await ctx.storage.catalogue.getVersion(row.tax_benefit_model_version_id);
   const dataset = await ctx.storage.datasets.get(row.dataset_id);
   if (!version || !dataset) throw new Error(`the simulation's ${version ? 'dataset' : 'model version'} is no longer stored`);
   const { country, folder } = await modelFolderPath(ctx, version);
-  return simulation.runSimulation(
+  return runSimulation(
     {
       country,
       modelFolder: folder,
@@ -93,12 +119,21 @@ async function execute(ctx: JobContext, row: SimulationRow, onProgress: (f: numb
       reform: row.policy_id ? await reformOf(ctx.storage.policies, row.policy_id) : undefined,
       dynamic: row.dynamic_id ? await reformOf(ctx.storage.dynamics, row.dynamic_id) : undefined,
       region: row.region,
-      outputFile: path.join(ctx.storageDir, 'outputs', `${row.id}.h5`),
+      outputFile: outputPath(ctx, row.id),
       threads: ctx.threads,
     },
     onProgress,
     signal,
   );
+}
+
+function outputPath(ctx: JobContext, id: string): string {
+  return path.join(ctx.storageDir, 'outputs', `${id}.h5`);
+}
+
+/** Error messages name files inside the storage folder as clients do: relative to it. */
+function relative(ctx: JobContext, message: string): string {
+  return message.split(path.resolve(ctx.storageDir) + path.sep).join('');
 }
 
 /** A stored policy or dynamic as a reform: `{name: {"start.end": value}}` ("start" alone when open-ended). */
@@ -125,19 +160,52 @@ export async function finishReport(ctx: JobContext, id: string): Promise<void> {
   const failed = [baseline, reform].find((s) => s.status === 'failed');
   if (failed) return void (await sims.failReport(id, `${failed === baseline ? 'baseline' : 'reform'} simulation ${failed.id} failed: ${failed.error_message ?? 'no reason recorded'}`));
   if (baseline.status !== 'completed' || reform.status !== 'completed') return;
+  // A file whose writer died will never appear: run that simulation again rather than wait for it.
+  if (await rerunLost(ctx, [baseline, reform].filter((s) => !outputExists(ctx, s) && ownerGone(s.owner)))) return;
   try {
-    if (!ctx.modules.simulation) throw new Error('the simulation module (server/simulation) is not installed');
     const version = await ctx.storage.catalogue.getVersion(baseline.tax_benefit_model_version_id);
     const model = version && (await ctx.storage.catalogue.getModel(version.model_id));
     if (!model) throw new Error('the simulations name a model version that is not stored');
-    const result = await ctx.modules.simulation.economicImpact(model.country, outcomeOf(ctx, baseline), outcomeOf(ctx, reform));
+    const result = await economicImpact(model.country, outcomeOf(ctx, baseline), outcomeOf(ctx, reform));
     await sims.completeReport(id, result);
   } catch (error) {
-    ctx.log(`report ${id} failed: ${(error as Error).message}`);
-    await sims.failReport(id, `the report could not be computed: ${(error as Error).message}`);
+    // Results neither in memory nor in a file (the write failed, or its process died on another
+    // machine): the report stays pending and is computed when the simulations have run again.
+    await Promise.allSettled([baseline, reform].map((s) => outputWritten(outcomeOf(ctx, s).outputFile)));
+    if (await rerunLost(ctx, [baseline, reform].filter((s) => !outputExists(ctx, s)))) return;
+    const message = relative(ctx, (error as Error).message);
+    ctx.log(`report ${id} failed: ${message}`);
+    await sims.failReport(id, `the report could not be computed: ${message}`);
   }
 }
 
 function outcomeOf(ctx: JobContext, row: SimulationRow): SimulationOutcome {
   return { summary: row.summary === null ? null : JSON.parse(row.summary), outputFile: path.join(ctx.storageDir, row.output_file ?? '') };
+}
+
+function outputExists(ctx: JobContext, row: SimulationRow): boolean {
+  return row.output_file !== null && fs.existsSync(path.join(ctx.storageDir, row.output_file));
+}
+
+/** True when the owner was a process on this machine that is no longer running. */
+function ownerGone(owner: string | null): boolean {
+  const [host, pid] = (owner ?? '').split(':');
+  if (host !== os.hostname() || !pid || Number(pid) === process.pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+async function rerunLost(ctx: JobContext, lost: SimulationRow[]): Promise<boolean> {
+  let any = false;
+  for (const s of lost) {
+    if (!(await ctx.storage.simulations.rerunLost(s.id, 'its output file was lost: running it again'))) continue;
+    ctx.log(`simulation ${s.id}: its output file was lost; running it again`);
+    await ctx.enqueue({ kind: 'simulation', id: s.id });
+    any = true;
+  }
+  return any;
 }

@@ -1,11 +1,12 @@
 /** `fiscus worker`: takes simulation jobs from Redis (bee-queue) until stopped. */
 import { loadCountryModel } from '../../models/engine';
 import { ModelRegistry } from '../../models/registry';
-import { loadDataModules } from '../../microsim/data-modules';
-import { RedisWorker } from '../../queue';
+import { RedisWorker, type Job } from '../../queue';
+import { shutdownSimulationThreads } from '../../simulation';
 import { openStorage } from '../../storage';
 import { storageConfigFrom, storageDirFrom } from '../../storage/db';
 import { createJobHandler, ownerName } from '../../workers/jobs';
+import { warmFrom, warmThreads } from '../../workers/warm';
 import { parseArgs } from '../args';
 import type { CliCommand, CliIO } from '../command';
 import { UsageError } from '../command';
@@ -19,7 +20,8 @@ Runs simulation jobs from the Redis queue (REDIS_URL=redis://...), one at a time
 core (--threads N to limit). Start any number, on any machines that share the database
 (DATABASE_URL, PostgreSQL; or the same SQLite file under FISCUS_DATA_DIR) and the storage folder
 (FISCUS_STORAGE). A worker killed mid-job loses the job to another worker after a few seconds
-(FISCUS_STALL_MS, default 5000).`;
+(FISCUS_STALL_MS, default 5000). Before taking jobs, a worker loads every country's current
+model into its threads (FISCUS_WARM=false skips it; FISCUS_WARM=uk loads only the UK's).`;
 
 export const command: CliCommand = {
   name: 'worker',
@@ -42,10 +44,13 @@ export const command: CliCommand = {
       releasesRoot: parsed.options.releases ? path.resolve(io.cwd, parsed.options.releases) : defaultReleasesRoot(env),
       loadModel: loadCountryModel,
     });
-    const modules = loadDataModules(env);
     const owner = ownerName();
-    const handler = createJobHandler({ storage, registry, storageDir: storageDirFrom(env), modules, owner, log: io.err, threads });
-    const worker = new RedisWorker({ url: env.REDIS_URL, stallInterval, prefix: env.FISCUS_QUEUE_PREFIX }, handler, io.err);
+    // A job that arrives before the threads are warm would pay for loading in every thread.
+    const warm = warmFrom(env);
+    if (warm !== false) await warmThreads(registry, { countries: warm === true ? undefined : warm, threads, log: io.err });
+    let worker: RedisWorker | undefined;
+    const jobs = createJobHandler({ storage, registry, storageDir: storageDirFrom(env), owner, log: io.err, threads, awaitOutputs: true, enqueue: (job: Job) => worker!.enqueue(job) });
+    worker = new RedisWorker({ url: env.REDIS_URL, stallInterval, prefix: env.FISCUS_QUEUE_PREFIX }, jobs.handler, io.err);
     await worker.start();
     io.out(`fiscus worker ${owner} taking jobs from ${env.REDIS_URL.replace(/\/\/[^@]*@/, '//***@')} (${storage.describe()})`);
     await new Promise<void>((resolve) => {
@@ -53,7 +58,8 @@ export const command: CliCommand = {
       process.once('SIGTERM', resolve);
     });
     await worker.close();
-    await modules.simulation?.shutdownSimulationThreads();
+    await jobs.outputsWritten();
+    await shutdownSimulationThreads();
     await storage.close();
     return 0;
   },

@@ -14,7 +14,7 @@ import { pageOf } from '../../http/paging';
 import { newId } from '../../storage/ids';
 import type { ModelRow, VersionRow } from '../../storage/rows';
 import type { MicrosimContext } from '../context';
-import { datasetRowFor, datasetsModule, storagePath } from '../dataset-files';
+import { datasetRowFor, storagePath } from '../dataset-files';
 import { currentVersion, modelNamed, modelOfVersion, versionById } from '../models';
 import { datasetRecord } from '../records';
 import { bodyChecker, checkedBody, checkedQuery, created, idParam, notFound, queryChecker } from '../request';
@@ -40,7 +40,6 @@ export function datasetRoutes(router: Router, ctx: MicrosimContext): void {
   router.post('/datasets', async (c) => {
     const body = await checkedBody(c, input, ctx.limits.maxBodyBytes);
     const { model, version } = await modelAndVersion(ctx, body);
-    datasetsModule(ctx);
     const row = await datasetRowFor(ctx, { name: body.name, description: body.description ?? null, file: storagePath(ctx, body.filepath), year: body.year, model, version });
     await store.create(row);
     created(c, datasetRecord(row, model.name), `/datasets/${row.id}`);
@@ -49,7 +48,6 @@ export function datasetRoutes(router: Router, ctx: MicrosimContext): void {
   router.post('/datasets/upload', async (c) => {
     const q = checkedQuery(c, uploadQuery);
     const { model, version } = await modelAndVersion(ctx, q);
-    datasetsModule(ctx);
     const file = path.join(ctx.storageDir, 'uploads', `${newId()}.h5`);
     await receiveFile(c, file, ctx.limits.maxUploadBytes);
     try {

@@ -4,6 +4,7 @@
  */
 import type Router from '@koa/router';
 import { ApiError } from '../../http/errors';
+import { regions } from '../../simulation';
 import { pageOf } from '../../http/paging';
 import type { MicrosimContext } from '../context';
 import { currentVersion, modelNamed, versionById } from '../models';
@@ -87,9 +88,8 @@ export function simulationRoutes(router: Router, ctx: MicrosimContext): void {
 
   router.get('/regions', async (c) => {
     const q = checkedQuery(c, regionsQuery);
-    if (!ctx.modules.simulation) throw new ApiError(503, 'Regions are not available in this build: the simulation module (server/simulation) is not installed');
     const countries = q.tax_benefit_model_name ? [(await modelNamed(ctx, q.tax_benefit_model_name, 'query/tax_benefit_model_name')).country] : q.country ? [q.country] : ctx.registry.countries();
-    c.body = countries.flatMap((country) => ctx.modules.simulation!.regions(country).map((r) => ({ ...r, country })));
+    c.body = countries.flatMap((country) => regions(country).map((r) => ({ ...r, country })));
   });
 }
 

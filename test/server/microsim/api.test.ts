@@ -1,37 +1,20 @@
-/** The microsimulation API over HTTP on loopback, on SQLite and on PostgreSQL, with the in-process queue. */
+/**
+ * The microsimulation API's catalogue, policies, dynamics, errors and limits over HTTP on
+ * loopback, on SQLite and on PostgreSQL, with the small test country (datasets, simulations and
+ * reports run the real UK model: simulations.test.ts).
+ */
 import { expect } from 'chai';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startServer, type RunningServer } from '../../../server/start';
 import { forEachDatabase } from '../../support/databases';
 import { FIXTURE_COUNTRIES, get, post, tempDir } from '../helpers';
-import { fakeModules, type FakeRuns } from './fakes';
-
-async function del(url: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const r = await fetch(url, { method: 'DELETE' });
-  const text = await r.text();
-  return { status: r.status, body: text ? JSON.parse(text) : null };
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { del } from './support';
 
 forEachDatabase('microsimulation API', (config) => {
   let server: RunningServer;
   let url: string;
-  const runs: FakeRuns = { specs: [], delayMs: 80 };
-  let storageDir: string;
   before(async () => {
-    storageDir = tempDir('storage');
-    fs.writeFileSync(path.join(storageDir, 'people.h5'), JSON.stringify({ year: 2025, households: 3 }));
-    fs.writeFileSync(path.join(storageDir, 'broken.h5'), JSON.stringify({ errors: [{ table: 'person', column: 'person_household_id', row: 7, message: 'person 7 is in no household' }] }));
-    server = await startServer({ port: 0, countriesRoot: FIXTURE_COUNTRIES, releasesRoot: tempDir('releases'), env: {}, dataDir: tempDir('data'), refreshMs: 0, log: () => undefined, microsim: { storage: config(), storageDir, modules: fakeModules(runs), defaultDatasets: 5 } });
+    server = await startServer({ port: 0, countriesRoot: FIXTURE_COUNTRIES, releasesRoot: tempDir('releases'), env: {}, dataDir: tempDir('data'), refreshMs: 0, log: () => undefined, microsim: { storage: config(), storageDir: tempDir('storage'), defaultDatasets: false, warm: false } });
     url = server.url;
     await server.services!.background;
   });
@@ -112,71 +95,6 @@ forEachDatabase('microsimulation API', (config) => {
     expect((await get(`${url}/dynamics/${empty.body.id}`)).status).to.equal(404);
   });
 
-  it('registers datasets from the storage folder and by upload; refuses bad files and paths with 422', async () => {
-    const listed = (await get(`${url}/datasets`)).body;
-    expect(listed.filter((d: { is_default: boolean }) => d.is_default).map((d: { name: string }) => d.name)).to.deep.equal(['TINYLAND synthetic 2025 (5 households)']);
-    const ok = await post(`${url}/datasets`, { name: 'people', filepath: 'people.h5', tax_benefit_model_name: 'uk_tinyland'.replace('uk_', '') });
-    expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
-    expect(ok.body).to.include({ year: 2025, layout: 'fiscus', tax_benefit_model_name: 'fiscus-tinyland', filepath: 'people.h5' });
-    expect(ok.body.warnings).to.have.length(1);
-    const broken = await post(`${url}/datasets`, { name: 'broken', filepath: 'broken.h5', year: 2025 });
-    expect(broken.status).to.equal(422);
-    expect(broken.body.errors).to.deep.equal([{ path: 'person/person_household_id', row: 7, message: 'person 7 is in no household' }]);
-    expect((await post(`${url}/datasets`, { name: 'x', filepath: '../../etc/passwd' })).body.errors[0].path).to.equal('filepath');
-    const upload = await fetch(`${url}/datasets/upload?name=uploaded&year=2024`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: JSON.stringify({ households: 2 }) });
-    const uploaded = await upload.json();
-    expect(upload.status, JSON.stringify(uploaded)).to.equal(201);
-    expect(uploaded.filepath).to.match(/^uploads\/.+\.h5$/);
-    expect((await del(`${url}/datasets/${uploaded.id}`)).status).to.equal(204);
-    expect(fs.existsSync(path.join(storageDir, uploaded.filepath))).to.equal(false);
-  });
-
-  it('runs a simulation once: same inputs, same id, and racing POSTs make one row', async () => {
-    const dataset = (await get(`${url}/datasets`)).body.find((d: { name: string }) => d.name === 'people');
-    const [a, b, c] = await Promise.all([0, 1, 2].map(() => post(`${url}/simulations`, { dataset_id: dataset.id, region: 'NORTH' })));
-    expect([a, b, c].map((r) => r.status).sort()).to.deep.equal([200, 200, 201]);
-    expect(new Set([a, b, c].map((r) => r.body.id)).size).to.equal(1);
-    const done = await until(() => get(`${url}/simulations/${a.body.id}`), (r) => r.body.status === 'completed');
-    expect(done.body).to.include({ status: 'completed', progress: 1, region: 'NORTH', year: 2025, error_message: null });
-    expect(done.body.started_at).to.be.a('string');
-    expect(done.body.output_file).to.equal(`outputs/${a.body.id}.h5`);
-    const runsBefore = runs.specs.length;
-    expect((await post(`${url}/simulations`, { dataset_id: dataset.id, region: 'NORTH' })).body.status).to.equal('completed');
-    expect(runs.specs.length).to.equal(runsBefore);
-    const badRegion = await post(`${url}/simulations`, { dataset_id: dataset.id, region: 'ATLANTIS' });
-    expect(badRegion.status).to.equal(422);
-    expect((await post(`${url}/simulations`, { dataset_id: '00000000-0000-4000-8000-000000000000' })).status).to.equal(404);
-    expect((await get(`${url}/regions?tax_benefit_model_name=tinyland`)).body).to.deep.equal([{ name: 'NORTH', label: 'North', type: 'region', country: 'tinyland' }]);
-  });
-
-  it('reports an economic impact: deterministic id, polled to completion, reused without running again', async () => {
-    const dataset = (await get(`${url}/datasets`)).body.find((d: { name: string }) => d.name === 'people');
-    const policy = (await post(`${url}/policies`, { name: 'p30', parameter_values: [{ parameter_name: 'gov.tax.rates[1].rate', value_json: 0.3, start_date: '2025-01-01' }] })).body;
-    const body = { tax_benefit_model_name: 'policyengine_tinyland', dataset_id: dataset.id, policy_id: policy.id };
-    const first = await post(`${url}/analysis/economic-impact`, body);
-    expect(first.status).to.equal(200);
-    expect(first.body.status).to.be.oneOf(['pending', 'running']);
-    const report = await until(() => get(`${url}/analysis/economic-impact/${first.body.report_id}`), (r) => r.body.status === 'completed');
-    expect(report.body.program_statistics).to.deep.equal([{ program_name: 'income_tax', baseline_total: 200, reform_total: 300 }]);
-    expect(runs.specs.at(-1)!.reform).to.deep.equal({ 'gov.tax.rates[1].rate': { '2025-01-01': 0.3 } });
-    const runsBefore = runs.specs.length;
-    const again = await post(`${url}/analysis/economic-impact`, { ...body, tax_benefit_model_name: 'fiscus-tinyland' });
-    expect(again.body.report_id).to.equal(first.body.report_id);
-    expect(again.body.status).to.equal('completed');
-    expect(runs.specs.length).to.equal(runsBefore);
-    expect((await del(`${url}/policies/${policy.id}`)).status).to.equal(409);
-    expect((await del(`${url}/datasets/${dataset.id}`)).body.used_by).to.be.an('array');
-  });
-
-  it('fails a report with the reason of its failed simulation', async () => {
-    const dataset = (await get(`${url}/datasets`)).body.find((d: { name: string }) => d.name === 'people');
-    const policy = (await post(`${url}/policies`, { name: 'breaks', parameter_values: [{ parameter_name: 'gov.benefit.amount', value_json: 999, start_date: '2025-01-01' }] })).body;
-    const first = await post(`${url}/analysis/economic-impact`, { tax_benefit_model_name: 'tinyland', dataset_id: dataset.id, policy_id: policy.id });
-    const report = await until(() => get(`${url}/analysis/economic-impact/${first.body.report_id}`), (r) => r.body.status === 'failed');
-    expect(report.body.error_message).to.match(/reform simulation .* failed: the reform broke the model/);
-    expect(report.body.reform_simulation.error_message).to.equal('the reform broke the model');
-  });
-
   it('refuses oversized bodies with 413 and publishes both interfaces in /specification', async () => {
     const big = await post(`${url}/policies`, { name: 'x'.repeat(2 * 1024 * 1024) });
     expect(big.status).to.equal(413);
@@ -189,7 +107,7 @@ forEachDatabase('microsimulation API', (config) => {
 
 describe('microsimulation API in hosted mode', () => {
   it('needs a bearer token on every microsimulation route', async () => {
-    const server = await startServer({ port: 0, countriesRoot: FIXTURE_COUNTRIES, env: { AUTH_ENABLED: 'true', JWT_SECRET: 'hosted-secret-0123456789abcdef0123456789' }, dataDir: tempDir('data'), refreshMs: 0, log: () => undefined, microsim: { storage: { dialect: 'sqlite', file: path.join(tempDir('db'), 'f.sqlite') }, storageDir: tempDir('st'), modules: {}, defaultDatasets: false } });
+    const server = await startServer({ port: 0, countriesRoot: FIXTURE_COUNTRIES, env: { AUTH_ENABLED: 'true', JWT_SECRET: 'hosted-secret-0123456789abcdef0123456789' }, dataDir: tempDir('data'), refreshMs: 0, log: () => undefined, microsim: { storage: { dialect: 'sqlite', file: path.join(tempDir('db'), 'f.sqlite') }, storageDir: tempDir('st'), defaultDatasets: false, warm: false } });
     try {
       for (const route of ['/tax-benefit-models', '/parameters', '/policies', '/datasets', '/simulations', '/regions']) {
         const answer = await get(`${server.url}${route}`);
