@@ -5,7 +5,7 @@ import type { Kernel } from './compiler/variable';
 import { monthsOf, parsePeriod } from './periods';
 import { isFlow } from './variables';
 import { Column, EngineError, VariableSpec } from './types';
-import { BranchSpec, mergeOverrides } from './branches';
+import { BranchSpec, changedNames, mergeOverrides } from './branches';
 
 /** Branch plans nested deeper than this come from a formula that branches forever. */
 const MAX_BRANCH_DEPTH = 8;
@@ -116,7 +116,7 @@ export function buildPlan(
     let same = identity.get(branch);
     if (same === undefined) {
       const b = src.branch(branch);
-      identity.set(branch, (same = b.source === src && b.spec.set.length === 0));
+      identity.set(branch, (same = b.source === src && b.spec.set.length === 0 && b.spec.from.length === 0));
     }
     return same;
   };
@@ -156,9 +156,13 @@ export function buildPlan(
         const b = src.branch(branch);
         // Under the same rules, what does not depend on the variables the branch fixes has the same
         // values inside it: the branch takes those columns from this plan instead of recomputing them.
-        const fixed = new Set(b.spec.set.map(([n]) => n));
-        const same = b.source === src ? (n: string, q: string) => isInput(n, q) || (!fixed.has(n) && independent(n, q, fixed)) : isInput;
-        branchPlans.set(key, buildPlan(b.source, [name], p, same, mergeOverrides(overrides, b.spec.set), depth + 1));
+        const fixed = changedNames(b.spec);
+        const taken = new Set(b.spec.from.map(([n]) => n));
+        const given = (n: string, q: string) => taken.has(n) || isInput(n, q);
+        const same = b.source === src ? (n: string, q: string) => given(n, q) || (!fixed.has(n) && independent(n, q, fixed)) : given;
+        const inner = new Map(overrides);
+        for (const n of taken) inner.delete(n);
+        branchPlans.set(key, buildPlan(b.source, [name], p, same, mergeOverrides(inner, b.spec.set), depth + 1));
       }
       return;
     }
@@ -319,7 +323,9 @@ export function buildPlan(
     const done = slotOf.get(key);
     if (done !== undefined) return done;
     const plan = branchPlans.get(key)!;
-    const deps = plan.inputs.map((i) => inputSlot(i.name, i.period));
+    // A variable taking another's values reads that variable's column here.
+    const from = new Map(src.branch(branch).spec.from);
+    const deps = plan.inputs.map((i) => inputSlot(from.get(i.name) ?? i.name, i.period));
     const slot = slotCount++;
     steps.push({ kind: 'branch', plan, name, deps, slot, release: [] });
     slotOf.set(key, slot);
