@@ -45,6 +45,8 @@ export type PlanStep =
   | { kind: 'kernel'; kernel: Kernel; deps: number[]; slot: number; release: number[] }
   /** A year of a monthly flow: the sum of its months. */
   | { kind: 'sum'; deps: number[]; slot: number; release: number[] }
+  /** A column added to itself `factor` times (a year of identical months, in one pass). */
+  | { kind: 'times'; factor: number; deps: number[]; slot: number; release: number[] }
   /** A month of a yearly flow: a twelfth of the year. */
   | { kind: 'twelfth'; deps: number[]; slot: number; release: number[] }
   /** A constant target as a column. */
@@ -295,10 +297,13 @@ export function buildPlan(
     const key = `${name}@${p}`;
     const done = slotOf.get(key);
     if (done !== undefined) return done;
-    const deps = r.periods.map((ep) => exactSlot(name, ep));
-    const slot = shared(`${r.how}|${deps.join(',')}`, () => {
+    let deps = r.periods.map((ep) => exactSlot(name, ep));
+    // Twelve months computed once (the same column each month) sum to twelve times it: one pass.
+    const times = r.how === 'sum' && deps.every((d) => d === deps[0]) ? deps.length : 1;
+    if (times > 1) deps = [deps[0]];
+    const slot = shared(`${r.how}|${times}|${deps.join(',')}`, () => {
       const fresh = slotCount++;
-      steps.push({ kind: r.how as 'sum' | 'twelfth', deps, slot: fresh, release: [] });
+      steps.push(times > 1 ? { kind: 'times', factor: times, deps, slot: fresh, release: [] } : { kind: r.how as 'sum' | 'twelfth', deps, slot: fresh, release: [] });
       return fresh;
     });
     slotOf.set(key, slot);
@@ -375,6 +380,19 @@ export function runPlan(plan: Plan, pop: PopulationView & { count(entity: string
       case 'twelfth':
         slots[st.slot] = convertRead(st.kind, cols, pop.alloc('Float64Array', cols[0].length) as Float64Array);
         break;
+      case 'times': {
+        const c = cols[0];
+        const out = pop.alloc('Float64Array', c.length) as Float64Array;
+        // Added up rather than multiplied: the same value, to the last bit, as summing the months.
+        for (let i = 0; i < out.length; i++) {
+          const x = c[i];
+          let v = 0;
+          for (let k = 0; k < st.factor; k++) v += x;
+          out[i] = v;
+        }
+        slots[st.slot] = out;
+        break;
+      }
       case 'fill':
         slots[st.slot] = pop.alloc(st.type, pop.count(st.entity)).fill(st.value);
         break;
