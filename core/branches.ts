@@ -21,22 +21,30 @@ export interface BranchSpec {
   rules: string | null;
   /** Variables with one value (as stored: enum code, 1/0, string code, number) on every row and period. */
   set: [string, number][];
+  /** Variables taking another variable's values from the enclosing simulation ([name, source]). */
+  from: [string, string][];
 }
 
 /** The canonical key of a branch: same spec, same key. */
 export function branchKey(spec: BranchSpec): string {
-  const set = [...spec.set].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  return JSON.stringify({ rules: spec.rules, set });
+  const byName = <T>(xs: [string, T][]) => [...xs].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return JSON.stringify({ rules: spec.rules, set: byName(spec.set), from: byName(spec.from) });
 }
 
 const parsed = new Map<string, BranchSpec>();
 export function parseBranchKey(key: string): BranchSpec {
   let spec = parsed.get(key);
   if (!spec) {
-    spec = JSON.parse(key) as BranchSpec;
+    const raw = JSON.parse(key) as Partial<BranchSpec>;
+    spec = { rules: raw.rules ?? null, set: raw.set ?? [], from: raw.from ?? [] };
     parsed.set(key, spec);
   }
   return spec;
+}
+
+/** The names a branch changes, by a constant or by another variable's values. */
+export function changedNames(spec: BranchSpec): Set<string> {
+  return new Set([...spec.set.map(([n]) => n), ...spec.from.map(([n]) => n)]);
 }
 
 /** Overrides of a branch taken from inside another branch: the inner ones win. */

@@ -6,7 +6,7 @@ import { loadCountry } from './country';
 import { CompileEnv, Fusion } from './compiler/expr';
 import { compileVariable, Kernel } from './compiler/variable';
 import { instantOf } from './periods';
-import { buildPlan, Plan, PlanSource } from './plan';
+import { buildPlan, Plan, PlanSource, resolveRead } from './plan';
 import { CountryDef, EngineError, EntityDef, VariableSpec } from './types';
 import { loadVariables } from './variables';
 import { applyRuleSet, BranchSpec, loadRuleSets, parseBranchKey, RuleSet } from './branches';
@@ -131,6 +131,7 @@ export class CompiledModel implements PlanSource {
   private readonly shapes = new Map<string, number>();
   private readonly kernels = new Map<string, Map<string, Kernel | null>>();
   private readonly plans = new Map<string, Plan>();
+  private readonly populationReads = new Map<string, boolean>();
   private readonly envs = new Map<string, CompileEnv>();
   private paramRoots?: Set<string>;
 
@@ -212,6 +213,28 @@ export class CompiledModel implements PlanSource {
 
   variable(name: string): VariableSpec {
     return this.model.variable(name);
+  }
+
+  /** Whether computing `name` at `period` runs a formula over statistics of the whole population. */
+  readsPopulation(name: string, period: string): boolean {
+    const memo = this.populationReads;
+    const visit = (n: string, p: string): boolean => {
+      const key = `${n}@${p}`;
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+      memo.set(key, false);
+      const spec = this.model.variable(n);
+      let found = false;
+      for (const ep of resolveRead(spec, p).periods) {
+        const k = this.kernel(n, ep);
+        if (!k) continue;
+        found = k.global || k.deps.some((d) => visit(d.name, d.period));
+        if (found) break;
+      }
+      memo.set(key, found);
+      return found;
+    };
+    return visit(name, period);
   }
 
   /** What a branch computes with: the compiled rules and the variables it fixes. */

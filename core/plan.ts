@@ -5,7 +5,7 @@ import type { Kernel } from './compiler/variable';
 import { monthsOf, parsePeriod } from './periods';
 import { isFlow } from './variables';
 import { Column, EngineError, VariableSpec } from './types';
-import { BranchSpec, mergeOverrides } from './branches';
+import { BranchSpec, changedNames, mergeOverrides } from './branches';
 
 /** Branch plans nested deeper than this come from a formula that branches forever. */
 const MAX_BRANCH_DEPTH = 8;
@@ -45,6 +45,8 @@ export type PlanStep =
   | { kind: 'kernel'; kernel: Kernel; deps: number[]; slot: number; release: number[] }
   /** A year of a monthly flow: the sum of its months. */
   | { kind: 'sum'; deps: number[]; slot: number; release: number[] }
+  /** A column added to itself `factor` times (a year of identical months, in one pass). */
+  | { kind: 'times'; factor: number; deps: number[]; slot: number; release: number[] }
   /** A month of a yearly flow: a twelfth of the year. */
   | { kind: 'twelfth'; deps: number[]; slot: number; release: number[] }
   /** A constant target as a column. */
@@ -116,7 +118,7 @@ export function buildPlan(
     let same = identity.get(branch);
     if (same === undefined) {
       const b = src.branch(branch);
-      identity.set(branch, (same = b.source === src && b.spec.set.length === 0));
+      identity.set(branch, (same = b.source === src && b.spec.set.length === 0 && b.spec.from.length === 0));
     }
     return same;
   };
@@ -156,9 +158,13 @@ export function buildPlan(
         const b = src.branch(branch);
         // Under the same rules, what does not depend on the variables the branch fixes has the same
         // values inside it: the branch takes those columns from this plan instead of recomputing them.
-        const fixed = new Set(b.spec.set.map(([n]) => n));
-        const same = b.source === src ? (n: string, q: string) => isInput(n, q) || (!fixed.has(n) && independent(n, q, fixed)) : isInput;
-        branchPlans.set(key, buildPlan(b.source, [name], p, same, mergeOverrides(overrides, b.spec.set), depth + 1));
+        const fixed = changedNames(b.spec);
+        const taken = new Set(b.spec.from.map(([n]) => n));
+        const given = (n: string, q: string) => taken.has(n) || isInput(n, q);
+        const same = b.source === src ? (n: string, q: string) => given(n, q) || (!fixed.has(n) && independent(n, q, fixed)) : given;
+        const inner = new Map(overrides);
+        for (const n of taken) inner.delete(n);
+        branchPlans.set(key, buildPlan(b.source, [name], p, same, mergeOverrides(inner, b.spec.set), depth + 1));
       }
       return;
     }
@@ -291,10 +297,13 @@ export function buildPlan(
     const key = `${name}@${p}`;
     const done = slotOf.get(key);
     if (done !== undefined) return done;
-    const deps = r.periods.map((ep) => exactSlot(name, ep));
-    const slot = shared(`${r.how}|${deps.join(',')}`, () => {
+    let deps = r.periods.map((ep) => exactSlot(name, ep));
+    // Twelve months computed once (the same column each month) sum to twelve times it: one pass.
+    const times = r.how === 'sum' && deps.every((d) => d === deps[0]) ? deps.length : 1;
+    if (times > 1) deps = [deps[0]];
+    const slot = shared(`${r.how}|${times}|${deps.join(',')}`, () => {
       const fresh = slotCount++;
-      steps.push({ kind: r.how as 'sum' | 'twelfth', deps, slot: fresh, release: [] });
+      steps.push(times > 1 ? { kind: 'times', factor: times, deps, slot: fresh, release: [] } : { kind: r.how as 'sum' | 'twelfth', deps, slot: fresh, release: [] });
       return fresh;
     });
     slotOf.set(key, slot);
@@ -319,7 +328,9 @@ export function buildPlan(
     const done = slotOf.get(key);
     if (done !== undefined) return done;
     const plan = branchPlans.get(key)!;
-    const deps = plan.inputs.map((i) => inputSlot(i.name, i.period));
+    // A variable taking another's values reads that variable's column here.
+    const from = new Map(src.branch(branch).spec.from);
+    const deps = plan.inputs.map((i) => inputSlot(from.get(i.name) ?? i.name, i.period));
     const slot = slotCount++;
     steps.push({ kind: 'branch', plan, name, deps, slot, release: [] });
     slotOf.set(key, slot);
@@ -369,6 +380,19 @@ export function runPlan(plan: Plan, pop: PopulationView & { count(entity: string
       case 'twelfth':
         slots[st.slot] = convertRead(st.kind, cols, pop.alloc('Float64Array', cols[0].length) as Float64Array);
         break;
+      case 'times': {
+        const c = cols[0];
+        const out = pop.alloc('Float64Array', c.length) as Float64Array;
+        // Added up rather than multiplied: the same value, to the last bit, as summing the months.
+        for (let i = 0; i < out.length; i++) {
+          const x = c[i];
+          let v = 0;
+          for (let k = 0; k < st.factor; k++) v += x;
+          out[i] = v;
+        }
+        slots[st.slot] = out;
+        break;
+      }
       case 'fill':
         slots[st.slot] = pop.alloc(st.type, pop.count(st.entity)).fill(st.value);
         break;

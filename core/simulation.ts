@@ -28,7 +28,14 @@ interface BranchOrigin {
   index: PopulationIndex;
   inputs: ColumnStore;
   overrides: Map<string, number>;
+  sources: Map<string, Source>;
   depth: number;
+}
+
+/** A variable of a branch that takes another variable's values from an enclosing simulation. */
+interface Source {
+  variable: string;
+  from: Simulation;
 }
 
 
@@ -57,6 +64,7 @@ export class Simulation {
   private readonly inProgress = new Set<string>();
   /** Variables a branch fixes (value as stored) on every row and period; empty for a simulation itself. */
   private readonly overrides: Map<string, number>;
+  private readonly sources: Map<string, Source>;
   private readonly depth: number;
   private readonly branches = new Map<string, Simulation>();
 
@@ -70,6 +78,7 @@ export class Simulation {
     this.index = origin?.index ?? new PopulationIndex(population, model.personEntity().key);
     this.inputs = origin?.inputs ?? new ColumnStore();
     this.overrides = origin?.overrides ?? new Map();
+    this.sources = origin?.sources ?? new Map();
     this.depth = origin?.depth ?? 0;
   }
 
@@ -86,14 +95,16 @@ export class Simulation {
       }
       const { source, spec } = this.compiled.branch(key);
       // The baseline law inside a baseline simulation, with nothing fixed: the simulation itself.
-      if (source === this.compiled && spec.set.length === 0) return this;
-      b = new Simulation(this.model, this.population, {}, {
-        compiled: source,
-        index: this.index,
-        inputs: this.inputs,
-        overrides: mergeOverrides(this.overrides, spec.set),
-        depth: this.depth + 1,
-      });
+      if (source === this.compiled && spec.set.length === 0 && spec.from.length === 0) return this;
+      // The inner branch's changes win over the enclosing ones, whichever kind they are.
+      const overrides = mergeOverrides(this.overrides, spec.set);
+      const sources = new Map(this.sources);
+      for (const [name] of spec.set) sources.delete(name);
+      for (const [name, variable] of spec.from) {
+        overrides.delete(name);
+        sources.set(name, { variable, from: this });
+      }
+      b = new Simulation(this.model, this.population, {}, { compiled: source, index: this.index, inputs: this.inputs, overrides, sources, depth: this.depth + 1 });
       this.branches.set(key, b);
     }
     return b;
@@ -189,6 +200,8 @@ export class Simulation {
   private exact(spec: VariableSpec, period: string): Column {
     const name = spec.name;
     const fixed = this.overrides.get(name);
+    const source = fixed === undefined ? this.sources.get(name) : undefined;
+    if (source) return source.from.calculate(source.variable, period);
     if (fixed === undefined) {
       const given = this.inputs.get(name, period);
       if (given) return given;

@@ -160,12 +160,26 @@ function branch(c: ExprCompiler, env: CompileEnv, args: MathNode[], scope: Scope
   const target = variableName(args[0], env, 'branch');
   let rules: string | null = null;
   const set: [string, number][] = [];
+  const from: [string, string][] = [];
   for (const a of args.slice(1)) {
     const n = a as unknown as Node;
     if (n.type !== 'AssignmentNode') throw new CompileError(`branch(): write each change as NAME = VALUE ("${a.toString()}" is not)`);
     const name = (n.object as Node).name as string;
+    const valueNode = n.value as unknown as Node;
+    if (name !== 'rules' && valueNode.type === 'SymbolNode' && env.variables.has(valueNode.name as string) && !scope.locals.has(valueNode.name as string)) {
+      // NAME = OTHER: NAME takes OTHER's values, as the enclosing simulation computes them.
+      const spec = env.variables.get(name);
+      const source = env.variables.get(valueNode.name as string)!;
+      if (!spec) throw new CompileError(`branch(): unknown variable "${name}"`);
+      if (source.entity !== spec.entity || source.type !== spec.type || source.period !== spec.period) {
+        throw new CompileError(`branch(): ${name} can take the values of a ${spec.period} ${spec.entity} ${spec.type} variable, not ${source.name}`);
+      }
+      if (from.some(([k]) => k === name) || set.some(([k]) => k === name)) throw new CompileError(`branch(): ${name} is set twice`);
+      from.push([name, source.name]);
+      continue;
+    }
     const value = c.scalar(n.value as MathNode, scope);
-    if (value.k !== 'const') throw new CompileError(`branch(): the value of ${name} must be a constant`);
+    if (value.k !== 'const') throw new CompileError(`branch(): the value of ${name} must be a constant or a variable`);
     if (name === 'rules') {
       if (typeof value.v !== 'string' || !env.hasRuleSet(value.v)) throw new CompileError(`branch(): rules = ${JSON.stringify(value.v)} is not "baseline" or a rule set of the country`);
       rules = value.v;
@@ -173,10 +187,10 @@ function branch(c: ExprCompiler, env: CompileEnv, args: MathNode[], scope: Scope
     }
     const spec = env.variables.get(name);
     if (!spec) throw new CompileError(`branch(): unknown variable "${name}"`);
-    if (set.some(([k]) => k === name)) throw new CompileError(`branch(): ${name} is set twice`);
+    if (set.some(([k]) => k === name) || from.some(([k]) => k === name)) throw new CompileError(`branch(): ${name} is set twice`);
     set.push([name, storedValue(name, spec.type, spec.possible_values, value.v)]);
   }
-  return c.variable(target, env.period, scope, branchKey({ rules, set }));
+  return c.variable(target, env.period, scope, branchKey({ rules, set, from }));
 }
 
 /** A constant as a column of the variable stores it. */

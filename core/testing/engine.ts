@@ -15,6 +15,14 @@ export function engineFor(model: CountryModel): TestEngine {
     model,
     buildPopulation: (personIds, groups) => buildPopulation(model, personIds, groups),
     createSimulation: (population, reform) => new Simulation(model, population, { reform }),
+    // A formula that does not compile fails its case when run; it decides nothing about batching.
+    readsPopulation: (variable, period) => {
+      try {
+        return model.compiled().readsPopulation(variable, period);
+      } catch {
+        return false;
+      }
+    },
   };
 }
 

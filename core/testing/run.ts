@@ -22,6 +22,8 @@ export interface TestSimulation {
 /** How the runner reaches the engine; `core/testing/engine.ts` wires the real classes. */
 export interface TestEngine {
   readonly model: TestModel;
+  /** Whether computing the variable reads statistics of the whole population (deciles, medians). */
+  readsPopulation?(variable: string, period: string): boolean;
   buildPopulation(personIds: string[], groups: Record<string, { id: string; members: string[] }[]>): Population;
   createSimulation(population: Population, reform?: Reform): TestSimulation;
 }
@@ -195,7 +197,10 @@ export function runCases(engine: TestEngine, cases: NormalizedCase[], options: R
       results.set(c, { file: c.file, index: c.index, name: c.name, passed: false, errors: [...c.errors], failures: [] });
       continue;
     }
-    const key = batchKey(c, engine.model);
+    // A case whose outputs depend on the whole population (deciles, relative poverty) runs alone:
+    // batched with others, its statistics would be taken over their households too.
+    const alone = engine.readsPopulation && c.outputs.some((o) => engine.readsPopulation!(o.variable, o.period));
+    const key = alone ? `alone${SEPARATOR}${batches.size}` : batchKey(c, engine.model);
     const batch = batches.get(key);
     if (batch) batch.push(c);
     else batches.set(key, [c]);

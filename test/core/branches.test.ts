@@ -63,6 +63,29 @@ describe('core: branches', () => {
     }
   });
 
+  it('gives a variable another variable\'s values in a branch (a marginal rate from raised earnings)', () => {
+    const m2 = miniModel({
+      earnings: person('float'),
+      tax: person('float', 'max(0, earnings - 100) * 0.2'),
+      net: person('float', 'earnings - tax'),
+      raised: person('float', 'earnings + 10'),
+      net_raised: person('float', 'branch(net, earnings = raised)'),
+      mtr: person('float', '1 - (net_raised - net) / 10'),
+      wrong: person('bool', 'branch(net, earnings = is_big)'),
+      is_big: person('bool', 'earnings > 1'),
+    });
+    const fresh = () => {
+      const s = sim(m2, ['low', 'high']);
+      s.setInput('earnings', '2024', [50, 200]);
+      return s;
+    };
+    expect(Array.from(fresh().calculate('mtr', '2024')).map((x) => +x.toFixed(10))).to.deep.equal([0, 0.2]);
+    const planned = fresh().computeReleasing(['mtr', 'net'], '2024', { chunkPeople: 0 });
+    expect(Array.from(planned.get('mtr')!).map((x) => +x.toFixed(10))).to.deep.equal([0, 0.2]);
+    expect(Array.from(planned.get('net')!)).to.deep.equal([50, 180]);
+    expect(() => fresh().calculate('wrong', '2024')).to.throw(EngineError, 'earnings can take the values of a year person float variable, not is_big');
+  });
+
   it('keeps a column a branch hands back unchanged apart from the branch\'s own slot', () => {
     // b is a computed without change (a does not read y): its column must not be freed as b's.
     const m2 = miniModel({
@@ -85,7 +108,7 @@ describe('core: branches', () => {
     expect(() => fresh().calculate('forever', '2024')).to.throw(EngineError, /branches nested 8 deep/);
     const bad = (formula: string) => miniModel({ x: person('float'), e: { entity: 'person', period: 'year', type: 'enum', possible_values: ['A', 'B'] }, y: person('float', formula) });
     expect(() => sim(bad('branch(x, x + 1)'), ['a']).calculate('y', '2024')).to.throw(EngineError, 'write each change as NAME = VALUE');
-    expect(() => sim(bad('branch(x, x = x)'), ['a']).calculate('y', '2024')).to.throw(EngineError, 'the value of x must be a constant');
+    expect(() => sim(bad('branch(x, x = x + 1)'), ['a']).calculate('y', '2024')).to.throw(EngineError, 'the value of x must be a constant or a variable');
     expect(() => sim(bad('branch(x, e = "C")'), ['a']).calculate('y', '2024')).to.throw(EngineError, '"C" is not a value of e');
     expect(() => sim(bad('branch(x, rules = "old")'), ['a']).calculate('y', '2024')).to.throw(EngineError, 'rules = "old" is not "baseline" or a rule set');
   });

@@ -33,6 +33,15 @@ describe('testing/run (fixture country)', () => {
     ]);
   });
 
+  it('runs a case whose outputs read population statistics alone, never batched with others', () => {
+    const { engine, simulations } = countingEngine();
+    const cases = [100, 200].map((income, i) =>
+      norm({ name: `d${i}`, period: 2024, input: { people: { a: { employment_income: income } } }, output: { income_decile_here: 10 } }, i));
+    const results = runCases(engine, cases);
+    expect(results.map((r) => r.passed)).to.deep.equal([true, true]);
+    expect(simulations()).to.equal(2);
+  });
+
   it('batches cases with the same inputs into one simulation, keeping their rows apart', () => {
     const { engine, simulations } = countingEngine();
     const cases = [10000, 20000, 30000].map((income, i) =>
