@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-const benches = ['engine', 'uk', 'us', 'api', 'synth', 'simulate'];
+const benches = ['engine', 'uk', 'us', 'api', 'synth', 'simulate', 'microsim'];
 
 async function main(): Promise<void> {
   const [name, ...args] = process.argv.slice(2);
