@@ -69,7 +69,7 @@ function parse(args: string[]): Options {
 
 async function startServer(workers: number): Promise<{ url: string; child: ChildProcess }> {
   const main = path.join(__dirname, '..', 'server', 'cli', 'main.js');
-  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--host', '127.0.0.1', '--workers', String(workers)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, AUTH_ENABLED: 'false', FISCUS_DEFAULT_DATASETS: 'false', FISCUS_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fiscus-bench-')) } });
+  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--host', '127.0.0.1', '--workers', String(workers)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, AUTH_ENABLED: 'false', FISCUS_DEFAULT_DATASETS: 'false', FISCUS_WARM: 'false', FISCUS_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'fiscus-bench-')) } });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -37,7 +37,7 @@ export function microsimApi(options: { auth: boolean }): ApiPart {
     '/policies/{id}': { get: getOne('A policy with its parameter values', 'ParameterSet'), delete: del('Delete a policy no simulation uses') },
     '/dynamics': { post: post('Create a dynamic (behavioural responses)', s.parameterSetInputSchema, 'ParameterSet'), get: getList('List dynamics', 'ParameterSet', paging) },
     '/dynamics/{id}': { get: getOne('A dynamic with its parameter values', 'ParameterSet'), delete: del('Delete a dynamic no simulation uses') },
-    '/datasets': { post: post('Register an HDF5 file of the storage folder', s.datasetInputSchema, 'Dataset', { 503: err('The datasets module is not installed') }), get: getList('List datasets', 'Dataset', s.datasetsQuerySchema) },
+    '/datasets': { post: post('Register an HDF5 file of the storage folder', s.datasetInputSchema, 'Dataset'), get: getList('List datasets', 'Dataset', s.datasetsQuerySchema) },
     '/datasets/upload': {
       post: op('Upload an HDF5 file and register it', {
         parameters: query(s.datasetInputSchema as unknown as { properties: Record<string, unknown> }).filter((p) => p.name !== 'filepath'),
@@ -53,7 +53,7 @@ export function microsimApi(options: { auth: boolean }): ApiPart {
     '/simulations/{id}': { get: getOne('A simulation: status, progress, times, error', 'Simulation') },
     '/analysis/economic-impact': { post: post('Create (or find) an economic-impact report', s.economicImpactInputSchema, 'EconomicImpact', { 200: json(ref('EconomicImpact'), 'The report (deterministic id): poll GET /analysis/economic-impact/{id}') }) },
     '/analysis/economic-impact/{id}': { get: getOne('A report: status, and its results once completed', 'EconomicImpact') },
-    '/regions': { get: op('Regions a simulation can be limited to', { parameters: query(s.regionsQuerySchema), responses: { 200: json({ type: 'array', items: ref('Region') }, 'Regions'), 503: err('The simulation module is not installed') } }) },
+    '/regions': { get: op('Regions a simulation can be limited to', { parameters: query(s.regionsQuerySchema), responses: { 200: json({ type: 'array', items: ref('Region') }, 'Regions') } }) },
   };
   return { paths, schemas: { ...s.recordSchemas, DetailError: s.detailErrorSchema, ParameterSetInput: s.parameterSetInputSchema, DatasetInput: s.datasetInputSchema, SimulationInput: s.simulationInputSchema, EconomicImpactInput: s.economicImpactInputSchema } };
 }
