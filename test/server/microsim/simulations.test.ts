@@ -5,13 +5,21 @@
  * moment; the threads are warmed once and kept from suite to suite.
  */
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { readDataset } from '../../../server/datasets';
+import { forgetOutcomes } from '../../../server/simulation/output';
 import { startServer, type RunningServer } from '../../../server/start';
 import { forEachDatabase } from '../../support/databases';
 import { get, post, tempDir } from '../helpers';
 import { BASIC_RATE_21, del, ukOnlyCountries, until, writeUkDataset } from './support';
+
+/** The pid of a process that has exited (a child run to completion). */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '0']).pid!;
+}
 
 forEachDatabase('microsimulation API: datasets, simulations, reports', (config) => {
   let server: RunningServer;
@@ -99,6 +107,24 @@ forEachDatabase('microsimulation API: datasets, simulations, reports', (config) 
     for (const side of ['baseline_simulation', 'reform_simulation']) expect(again.body[side]).to.deep.equal(report.body[side]);
     expect((await del(`${url}/policies/${policy.id}`)).status).to.equal(409);
     expect((await del(`${url}/datasets/${dataset.id}`)).body.used_by).to.be.an('array');
+  });
+
+  it('runs a simulation again when its output file was lost with the process that was writing it', async () => {
+    const dataset = (await get(`${url}/datasets`)).body.find((d: { name: string }) => d.name === 'people');
+    const baseline = (await post(`${url}/simulations`, { dataset_id: dataset.id })).body;
+    expect(baseline.status).to.equal('completed');
+    // As if another server process had completed it and died before its file was written.
+    await until(async () => fs.existsSync(path.join(storageDir, baseline.output_file)), Boolean, 20_000);
+    await server.services!.context.storage.db.knex('simulations').where({ id: baseline.id }).update({ owner: `${os.hostname()}:${deadPid()}:gone` });
+    fs.rmSync(path.join(storageDir, baseline.output_file));
+    forgetOutcomes();
+    const policy = (await post(`${url}/policies`, { ...BASIC_RATE_21, name: 'Basic rate 22p', parameter_values: [{ ...BASIC_RATE_21.parameter_values[0], value_json: 0.22 }] })).body;
+    const first = await post(`${url}/analysis/economic-impact`, { tax_benefit_model_name: 'uk', dataset_id: dataset.id, policy_id: policy.id });
+    expect(first.body.baseline_simulation.id).to.equal(baseline.id);
+    const report = await until(() => get(`${url}/analysis/economic-impact/${first.body.report_id}`), (r) => r.body.status === 'completed' || r.body.status === 'failed');
+    expect(report.body.status, report.body.error_message).to.equal('completed');
+    expect(report.body.baseline_simulation).to.include({ status: 'completed', attempts: 2 });
+    expect(logs.some((m) => m.includes(`simulation ${baseline.id}: its output file was lost`))).to.equal(true);
   });
 
   it('fails a report with the reason of its failed simulation, and runs it again once the data is fixed', async () => {
