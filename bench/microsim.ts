@@ -124,8 +124,15 @@ async function onePass(args: string[], pass: number): Promise<void> {
     const loadS = bt.model + bt.load_dataset;
     const tax = report.program_statistics.find((p: { is_tax: boolean; change: number }) => p.is_tax && p.change > 0);
     const rss = peakRssMb();
-    console.log(`pass ${pass} (${policy.parameter} = ${value}): POST to completed ${s(wall)} = load dataset ${s(loadS)} + baseline ${s(bt.total - loadS)} + reform ${s(rt.total)} + report ${s(reportS)} + queue and polling ${s(wall - bt.total - rt.total - reportS)}`);
-    console.log(`  CPU: main thread ${s(cpu.main)}, other threads ${s(cpu.others)} (compute: baseline ${s(bt.compute_cpu)}, reform ${s(rt.compute_cpu)}); cached POST ${cached.toFixed(1)} ms (best of 5); peak RSS ${rss.toFixed(0)} MB`);
+    if (bt.paired && rt.paired) {
+      // One pass computed both (workers/jobs.ts): compute and the two summaries, then the report.
+      const passS = rt.total - loadS;
+      console.log(`pass ${pass} (${policy.parameter} = ${value}): POST to completed ${s(wall)} = load dataset ${s(loadS)} + baseline and reform in one pass ${s(passS)} (compute ${s(bt.compute)}, summaries ${s(bt.summary + rt.summary)}) + report ${s(reportS)} + queue and polling ${s(wall - rt.total - reportS)}`);
+      console.log(`  CPU: main thread ${s(cpu.main)}, other threads ${s(cpu.others)} (compute: ${s(bt.compute_cpu)}); cached POST ${cached.toFixed(1)} ms (best of 5); peak RSS ${rss.toFixed(0)} MB`);
+    } else {
+      console.log(`pass ${pass} (${policy.parameter} = ${value}): POST to completed ${s(wall)} = load dataset ${s(loadS)} + baseline ${s(bt.total - loadS)} + reform ${s(rt.total)} + report ${s(reportS)} + queue and polling ${s(wall - bt.total - rt.total - reportS)}`);
+      console.log(`  CPU: main thread ${s(cpu.main)}, other threads ${s(cpu.others)} (compute: baseline ${s(bt.compute_cpu)}, reform ${s(rt.compute_cpu)}); cached POST ${cached.toFixed(1)} ms (best of 5); peak RSS ${rss.toFixed(0)} MB`);
+    }
     console.log(`  (server start and warm threads ${s((tWarm - tStart) / 1000)}; register dataset and policy ${s((tReady - tWarm) / 1000)}; ${tax.program_name} ${tax.change >= 0 ? '+' : ''}${(tax.change / 1e9).toFixed(2)}bn, budgetary impact ${(report.budget_summary.budgetary_impact / 1e9).toFixed(2)}bn; load average ${loadAverage()})`);
     console.log(JSON.stringify({ wall, cpu: cpu.main + cpu.others, cached, rss } satisfies PassResult));
   } finally {

@@ -352,11 +352,18 @@ export function buildPlan(
 
 const signatures = new WeakMap<Kernel, string>();
 
-/** What a kernel computes from its inputs: its code and the contents of its constant tables. */
-function kernelSignature(k: Kernel): string {
+/** JSON with the numbers JSON cannot write (±Infinity, NaN) kept apart. */
+const exactJson = (v: unknown): string => JSON.stringify(v, (_k, x) => (typeof x === 'number' && !Number.isFinite(x) ? `#${x}` : x));
+
+/**
+ * What a kernel computes from its inputs: its code and the contents of its constant tables (the
+ * parameter values it reads are literals of the code or entries of those tables). Two kernels with
+ * one signature compute the same column from the same inputs, whichever rules compiled them.
+ */
+export function kernelSignature(k: Kernel): string {
   let sig = signatures.get(k);
   if (sig === undefined) {
-    const consts = k.consts.map((c) => (ArrayBuffer.isView(c) ? `${c.constructor.name}[${Array.from(c as unknown as ArrayLike<number>).join(',')}]` : c instanceof Map || c instanceof Set ? `${c.constructor.name}(${JSON.stringify([...c])})` : JSON.stringify(c)));
+    const consts = k.consts.map((c) => (ArrayBuffer.isView(c) ? `${c.constructor.name}[${Array.from(c as unknown as ArrayLike<number>).join(',')}]` : c instanceof Map || c instanceof Set ? `${c.constructor.name}(${exactJson([...c])})` : exactJson(c)));
     sig = `${k.entity}|${k.source}|${consts.join(';')}`;
     signatures.set(k, sig);
   }
@@ -368,6 +375,12 @@ function kernelSignature(k: Kernel): string {
  * order. Intermediate columns go back to the population's buffer pool as soon as they are dead.
  */
 export function runPlan(plan: Plan, pop: PopulationView & { count(entity: string): number }, inputs: Column[]): Map<string, Column> {
+  const slots = runSteps(plan, pop, inputs);
+  return new Map(plan.outputs.map((o) => [o.name, slots[o.slot]!]));
+}
+
+/** Run a plan's steps; the slots after the run (inputs and the columns nothing released). */
+export function runSteps(plan: Plan, pop: PopulationView & { count(entity: string): number }, inputs: Column[]): (Column | undefined)[] {
   const slots: (Column | undefined)[] = new Array(plan.slotCount);
   plan.inputs.forEach((inp, i) => (slots[inp.slot] = inputs[i]));
   for (const st of plan.steps) {
@@ -414,5 +427,5 @@ export function runPlan(plan: Plan, pop: PopulationView & { count(entity: string
       slots[r] = undefined;
     }
   }
-  return new Map(plan.outputs.map((o) => [o.name, slots[o.slot]!]));
+  return slots;
 }

@@ -4,6 +4,7 @@
  * never is).
  */
 import { ApiError } from '../http/errors';
+import type { Job } from '../queue/types';
 import { regions } from '../simulation';
 import { now, reportId, simulationId, type SimulationKey } from '../storage/ids';
 import type { DatasetRow, ReportRow, SimulationRow, VersionRow } from '../storage/rows';
@@ -19,8 +20,12 @@ export interface SimulationRequest {
   year: number;
 }
 
-/** The simulation of these inputs, created and queued if new; `created` says which. */
-export async function ensureSimulation(ctx: MicrosimContext, r: SimulationRequest): Promise<{ row: SimulationRow; created: boolean }> {
+/**
+ * The simulation of these inputs, created and queued if new; `created` says which. With `later`,
+ * its job is pushed there for the caller to queue (a report queues its simulations once the
+ * report exists, so that a worker running one finds the other to run in the same pass).
+ */
+export async function ensureSimulation(ctx: MicrosimContext, r: SimulationRequest, later?: Job[]): Promise<{ row: SimulationRow; created: boolean }> {
   const key: SimulationKey = { dataset_id: r.dataset.id, tax_benefit_model_version_id: r.version.id, policy_id: r.policyId, dynamic_id: r.dynamicId, region: r.region, year: r.year };
   const id = simulationId(key);
   const time = now();
@@ -28,7 +33,10 @@ export async function ensureSimulation(ctx: MicrosimContext, r: SimulationReques
     id, ...key, status: 'pending', progress: 0, error_message: null, attempts: 0, owner: null, heartbeat_at: null, summary: null, output_file: null,
     created_at: time, updated_at: time, started_at: null, completed_at: null,
   });
-  if (created || (await ctx.storage.simulations.retryFailed(id))) await ctx.queue.enqueue({ kind: 'simulation', id });
+  if (created || (await ctx.storage.simulations.retryFailed(id))) {
+    if (later) later.push({ kind: 'simulation', id });
+    else await ctx.queue.enqueue({ kind: 'simulation', id });
+  }
   const row = await ctx.storage.simulations.get(id);
   if (!row) throw new ApiError(500, `simulation ${id} vanished after it was written`);
   return { row, created };

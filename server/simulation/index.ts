@@ -4,7 +4,7 @@
  * codes against (see /work/wt/MICROSIM_CONTRACT.md).
  */
 export * from './types';
-export { runSimulation } from './run';
+export { canPair, runSimulation, runSimulations } from './run';
 export { economicImpact } from './impact';
 export { regions } from './regions';
 export { shutdownSimulationThreads, warmSimulationThreads } from './pool';

@@ -7,7 +7,8 @@
 import { BufferPool } from '../../core/buffer-pool';
 import { chunkRanges } from '../../core/chunked';
 import type { CountryModel } from '../../core/model';
-import { runPlan } from '../../core/plan';
+import { type Plan, runSteps } from '../../core/plan';
+import { type MergedPlan, mergePlans } from '../../core/plan-merge';
 import { PopulationIndex } from '../../core/population-index';
 import { DEFAULT_CHUNK_PEOPLE, Simulation } from '../../core/simulation';
 import type { Column, Population } from '../../core/types';
@@ -37,6 +38,11 @@ export interface JobTask {
   /** Households [lo, hi). */
   lo: number;
   hi: number;
+  /**
+   * A second simulation of the same households and inputs under other rules (a report's reform
+   * run with its baseline), computed in the same pass: what it does not change is computed once.
+   */
+  pair?: { reform?: Reform; outputs: Record<string, Column> };
 }
 
 /** Rows of each entity covered by households [lo, hi). */
@@ -87,22 +93,42 @@ export function runJob(model: CountryModel, data: JobData, task: JobTask): void 
     const target = task.outputs.employment_income_behavioral_response;
     if (target) target.set(r.response, rows[data.person].lo);
   }
-  const sim = new Simulation(model, pop, { reform: task.reform });
   const period = String(task.year);
-  for (const i of inputs) if (!(i.name in replace)) sim.setInput(i.name, period, i.values);
-  for (const [name, values] of Object.entries(replace)) sim.setInput(name, period, values);
-  computeInto(model, sim, pop, task.targets, period, rows, task.outputs);
+  const simulation = (reform: Reform | undefined) => {
+    const sim = new Simulation(model, pop, { reform });
+    for (const i of inputs) if (!(i.name in replace)) sim.setInput(i.name, period, i.values);
+    for (const [name, values] of Object.entries(replace)) sim.setInput(name, period, values);
+    return sim;
+  };
+  const runs = [{ sim: simulation(task.reform), outputs: task.outputs }];
+  if (task.pair) runs.push({ sim: simulation(task.pair.reform), outputs: task.pair.outputs });
+  computeInto(model, runs, pop, task.targets, period, rows);
+}
+
+/** Merged plans, per pair of plans (plans are kept by their compiled models). */
+const merged = new WeakMap<Plan, WeakMap<Plan, MergedPlan>>();
+
+function mergedPlan(a: Plan, b: Plan): MergedPlan {
+  let byB = merged.get(a);
+  if (!byB) merged.set(a, (byB = new WeakMap()));
+  let m = byB.get(b);
+  if (!m) byB.set(b, (m = mergePlans([a, b])));
+  return m;
 }
 
 /**
- * Run the simulation's plan for `targets` chunk by chunk (households cut into cache-sized runs,
- * as the engine's own chunked runs do), writing each chunk's results into `outputs` at the job's
- * rows and returning its buffers to the thread's pool.
+ * Run the simulations' plans for `targets` as one (a reform after its baseline computes only what
+ * the reform reaches: core/plan-merge.ts) chunk by chunk (households cut into cache-sized runs, as
+ * the engine's own chunked runs do), writing each chunk's results into each simulation's
+ * `outputs` at the job's rows and returning its buffers to the thread's pool.
  */
-function computeInto(model: CountryModel, sim: Simulation, pop: Population, targets: string[], period: string, rows: Record<string, { lo: number; hi: number }>, outputs: Record<string, Column>): void {
-  const plan = sim.plan(targets, period);
+function computeInto(model: CountryModel, runs: { sim: Simulation; outputs: Record<string, Column> }[], pop: Population, targets: string[], period: string, rows: Record<string, { lo: number; hi: number }>): void {
+  const plans = runs.map((r) => r.sim.plan(targets, period));
+  const { plan, outputs: where } = plans.length === 1 ? { plan: plans[0], outputs: [plans[0].outputs] } : mergedPlan(plans[0], plans[1]);
+  const sim = runs[0].sim;
   const inputs = plan.inputs.map((i) => sim.input(i.name, i.period)!);
   const entities = plan.inputs.map((i) => model.variable(i.name).entity);
+  const inputSlots = new Set(plan.inputs.map((i) => i.slot));
   const person = model.personEntity().key;
   const whole: Record<string, { lo: number; hi: number }> = Object.fromEntries(Object.entries(pop.count).map(([e, n]) => [e, { lo: 0, hi: n }]));
   const chunks = chunkRanges(model, pop, DEFAULT_CHUNK_PEOPLE) ?? [whole];
@@ -122,12 +148,18 @@ function computeInto(model: CountryModel, sim: Simulation, pop: Population, targ
       }
       view = new PopulationIndex({ count, membership, ordered: true }, person, pool);
     }
-    const cols = runPlan(plan, view, inputs.map((col, k) => (chunk === whole ? col : col.subarray(chunk[entities[k]].lo, chunk[entities[k]].hi))));
-    for (const [name, col] of cols) {
-      const entity = model.variable(name).entity;
-      const target = outputs[name];
-      if (target) target.set(col, rows[entity].lo + chunk[entity].lo);
-      if (!inputs.some((c) => c.buffer === col.buffer)) pool.recycle(col);
-    }
+    const slots = runSteps(plan, view, inputs.map((col, k) => (chunk === whole ? col : col.subarray(chunk[entities[k]].lo, chunk[entities[k]].hi))));
+    const done = new Set<number>();
+    runs.forEach((run, k) => {
+      for (const o of where[k]) {
+        const col = slots[o.slot]!;
+        const entity = model.variable(o.name).entity;
+        const target = run.outputs[o.name];
+        if (target) target.set(col, rows[entity].lo + chunk[entity].lo);
+        done.add(o.slot);
+      }
+    });
+    // Each output column once (the simulations share the columns the reform does not change).
+    for (const s of done) if (!inputSlots.has(s)) pool.recycle(slots[s]!);
   }
 }

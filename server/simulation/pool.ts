@@ -58,6 +58,7 @@ class ThreadPool {
   /** Simulations computing now, and when the last one ended (run.ts reports them). */
   private busy = 0;
   private idleSince = Date.now();
+  private backgroundRunning = 0;
 
   /** A simulation starts computing. */
   startRun(): void {
@@ -129,9 +130,21 @@ class ThreadPool {
     for (const slot of this.slots) {
       if (slot.busy) continue;
       let pending: Pending | undefined = this.queue.shift();
-      if (!pending && this.backgroundMayStart()) pending = this.background.shift();
+      let background = false;
+      // One background task at a time: each output file passes through its thread's WebAssembly
+      // heap, and two at once (a report's pair of simulations) raised the peak memory by ~200 MB.
+      if (!pending && this.backgroundRunning === 0 && this.backgroundMayStart()) {
+        pending = this.background.shift();
+        background = pending !== undefined;
+      }
       if (!pending) return;
       slot.busy = true;
+      if (background) {
+        this.backgroundRunning++;
+        const { resolve, reject } = pending;
+        const done = () => this.backgroundRunning--;
+        pending = { ...pending, resolve: (v) => (done(), resolve(v)), reject: (e) => (done(), reject(e)) };
+      }
       this.post(slot, pending, false);
     }
   }

@@ -8,6 +8,7 @@
  *    progress moves in steps; each thread computes its jobs into the output columns.
  * 3. The main thread sums the aggregates (summary.ts) and writes the output file (output.ts).
  */
+import * as path from 'path';
 import type { Column } from '../../core/types';
 import { COLUMN_TYPES } from '../../core/buffer-pool';
 import { defaultCode, outputArrayType } from '../../core/compiler/formula';
@@ -34,6 +35,24 @@ export class SimulationAbortedError extends Error {
 }
 
 export async function runSimulation(spec: SimulationSpec, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<SimulationOutcome> {
+  return (await runSimulations([spec], onProgress, signal))[0];
+}
+
+/** Whether two simulations can run in one pass: the same households, model and year, and no behavioural response. */
+export function canPair(a: SimulationSpec, b: SimulationSpec): boolean {
+  const plain = (s: SimulationSpec) => !s.dynamic || Object.keys(s.dynamic).length === 0;
+  return a.country === b.country && a.modelFolder === b.modelFolder && path.resolve(a.datasetFile) === path.resolve(b.datasetFile)
+    && a.year === b.year && (a.region ?? null) === (b.region ?? null) && plain(a) && plain(b);
+}
+
+/**
+ * Run simulations: one, or two that `canPair` (a report's baseline and reform) in one pass over
+ * the households, where the second computes only what its rules change (core/plan-merge.ts).
+ * Each gets its own outcome, summary and output file, the same as when run alone.
+ */
+export async function runSimulations(specs: SimulationSpec[], onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<SimulationOutcome[]> {
+  if (specs.length === 0 || specs.length > 2 || (specs.length === 2 && !canPair(specs[0], specs[1]))) throw new Error('runSimulations takes one simulation, or two that can run in one pass');
+  const spec = specs[0];
   const t0 = performance.now();
   const key = modelKey(spec.modelFolder);
   const model = loadModel(spec.modelFolder, key);
@@ -49,53 +68,60 @@ export async function runSimulation(spec: SimulationSpec, onProgress: (fraction:
   const targets = simulationTargets(rspec, model);
   if (labourSupply && model.variables.has('employment_income') && !targets.includes('employment_income')) targets.push('employment_income');
   makeRoom();
-  const { outputs, computed, owned } = allocateOutputs(model, prep, targets, labourSupply !== null);
+  const runs = specs.map(() => allocateOutputs(model, prep, targets, labourSupply !== null));
+  const computed = runs[0].computed;
   // Threads receive only the columns they fill: any other (an ordinary ArrayBuffer) would be copied into every message.
-  const filled = Object.fromEntries([...computed, RESPONSE].filter((n) => outputs[n]).map((n) => [n, outputs[n]]));
+  const filled = runs.map((r) => Object.fromEntries([...computed, RESPONSE].filter((n) => r.outputs[n]).map((n) => [n, r.outputs[n]])));
   const pool = threadPool(threads);
   const cpuBefore = pool.cpuSeconds;
   pool.startRun();
   try {
-    await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed }, filled, threads, onProgress, signal);
+    const pair = specs.length === 2 ? { reform: specs[1].reform, outputs: filled[1] } : undefined;
+    await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed, pair }, filled[0], threads, onProgress, signal);
   } finally {
     pool.endRun();
   }
   const tRun = performance.now();
-
-  const timings: Record<string, number> = { model: (tModel - t0) / 1000, read: prep.ms.read / 1000, prepare: prep.ms.prepare / 1000, load_dataset: (tData - tModel) / 1000, compute: (tRun - tData) / 1000, compute_cpu: pool.cpuSeconds - cpuBefore };
   const md = prep.microdata;
   const entities: Record<string, string> = {};
-  for (const name of Object.keys(outputs)) entities[name] = name === RESPONSE ? md.person : model.variable(name).entity;
-  const data: OutcomeData = {
-    meta: {
-      country: spec.country, year: spec.year, region: spec.region ?? null, person: md.person, top: md.top!,
-      net: rspec.net, tax: rspec.tax, benefits: rspec.benefits, income_measure: rspec.incomeMeasure, programmes: rspec.programmes, entities,
-    },
-    counts: md.counts,
-    membership: md.membership,
-    weights: md.weights,
-    columns: outputs,
-    orders: new Map(),
-    owned,
-    writing: true,
-  };
-  keepOutcome(spec.outputFile, data);
-  // The file is written on a simulation thread, in the background: the simulation is complete
-  // with its summary, and readers of the file (loadOutcome) wait for it (docs/simulation.md).
-  const written = pool.submit({ type: 'write', file: spec.outputFile, data: { ...data, columns: filled }, ids: md.ids, computed: Object.keys(filled) }, { background: true });
-  trackWrite(spec.outputFile, written.then(() => undefined).finally(() => {
-    data.writing = false;
-    recycle(data);
-  }));
+  for (const name of Object.keys(runs[0].outputs)) entities[name] = name === RESPONSE ? md.person : model.variable(name).entity;
+  const outcomes = specs.map((s, k): SimulationOutcome => {
+    const { outputs, owned } = runs[k];
+    const tSummary = performance.now();
+    const timings: Record<string, number> = { model: (tModel - t0) / 1000, read: prep.ms.read / 1000, prepare: prep.ms.prepare / 1000, load_dataset: (tData - tModel) / 1000, compute: (tRun - tData) / 1000, compute_cpu: pool.cpuSeconds - cpuBefore };
+    if (specs.length > 1) timings.paired = 1;
+    const data: OutcomeData = {
+      meta: {
+        country: s.country, year: s.year, region: s.region ?? null, person: md.person, top: md.top!,
+        net: rspec.net, tax: rspec.tax, benefits: rspec.benefits, income_measure: rspec.incomeMeasure, programmes: rspec.programmes, entities,
+      },
+      counts: md.counts,
+      membership: md.membership,
+      weights: md.weights,
+      columns: outputs,
+      orders: new Map(),
+      owned,
+      writing: true,
+    };
+    keepOutcome(s.outputFile, data);
+    // The file is written on a simulation thread, in the background: the simulation is complete
+    // with its summary, and readers of the file (loadOutcome) wait for it (docs/simulation.md).
+    const written = pool.submit({ type: 'write', file: s.outputFile, data: { ...data, columns: filled[k] }, ids: md.ids, computed: Object.keys(filled[k]) }, { background: true });
+    trackWrite(s.outputFile, written.then(() => undefined).finally(() => {
+      data.writing = false;
+      recycle(data);
+    }));
+    const summary = summarize({ prep, spec: rspec, outputs, model, country: s.country, year: s.year, region: s.region ?? null, responded: labourSupply !== null, timings, computed: new Set(computed), orders: data.orders });
+    const tEnd = performance.now();
+    timings.summary = (tEnd - tSummary) / 1000;
+    timings.total = (tEnd - t0) / 1000;
+    return { summary, outputFile: s.outputFile };
+  });
   // Threads let go of the columns they wrote (their memory is shared; see worker.ts). A full
   // collection costs a few tenths of a CPU second per thread, so only when shared memory is large.
   if (process.memoryUsage().arrayBuffers > COLLECT_ABOVE_BYTES) pool.broadcast({ type: 'collect' }).catch(() => undefined);
-  const summary = summarize({ prep, spec: rspec, outputs, model, country: spec.country, year: spec.year, region: spec.region ?? null, responded: labourSupply !== null, timings, computed: new Set(computed), orders: data.orders });
-  const tEnd = performance.now();
-  timings.summary = (tEnd - tRun) / 1000;
-  timings.total = (tEnd - t0) / 1000;
   onProgress(1);
-  return { summary, outputFile: spec.outputFile };
+  return outcomes;
 }
 
 /**

@@ -18,7 +18,7 @@ import type { Reform } from '../../parameters/types';
 import { modelFolderPath } from '../microsim/model-folders';
 import type { ModelRegistry } from '../models/registry';
 import type { Job, JobHandler } from '../queue/types';
-import { economicImpact, outputWritten, runSimulation, type SimulationOutcome } from '../simulation';
+import { economicImpact, outputWritten, runSimulations, type SimulationOutcome, type SimulationSpec } from '../simulation';
 import type { Storage } from '../storage';
 import type { ParameterSetStore } from '../storage/parameter-sets';
 import type { SimulationRow } from '../storage/rows';
@@ -71,47 +71,98 @@ export function createJobHandler(ctx: JobContext): JobRunner {
 async function runSimulationJob(ctx: JobContext, id: string, force: boolean, writing: Set<string>): Promise<void> {
   const sims = ctx.storage.simulations;
   const staleBefore = new Date(Date.now() - (ctx.staleMs ?? DEFAULT_STALE_MS)).toISOString();
-  const claim = await sims.claim(id, ctx.owner, { staleBefore, force, maxAttempts: ctx.maxAttempts ?? 3 });
+  const maxAttempts = ctx.maxAttempts ?? 3;
+  const claim = await sims.claim(id, ctx.owner, { staleBefore, force, maxAttempts });
   if ('skipped' in claim) {
-    // Done already (a duplicate delivery), or failed for good: its reports may still wait.
+    // Done already (a duplicate delivery, or run with its report's other simulation), or failed
+    // for good: its reports may still wait.
     if (claim.skipped === 'completed' || claim.skipped === 'failed') await finishReportsOf(ctx, id);
     return;
   }
-  const row = claim.claimed;
+  const partner = await claimPartner(ctx, claim.claimed, staleBefore, maxAttempts);
+  // The baseline (no policy) first: the reform's pass shares its columns (run.ts).
+  const rows = partner ? [claim.claimed, partner].sort((a, b) => Number(a.policy_id !== null) - Number(b.policy_id !== null)) : [claim.claimed];
   const abort = new AbortController();
+  const held = new Set(rows.map((r) => r.id));
   let progress = 0;
   const beat = setInterval(() => {
-    sims.heartbeat(id, ctx.owner, progress).then((held) => {
-      if (!held) abort.abort(new Error('the claim on this simulation was taken over'));
-    }, (error) => ctx.log(`simulation ${id}: heartbeat failed: ${(error as Error).message}`));
+    for (const r of rows) {
+      if (!held.has(r.id)) continue;
+      sims.heartbeat(r.id, ctx.owner, progress).then((ok) => {
+        if (ok) return;
+        held.delete(r.id);
+        // Another worker took it over: stop when none of the simulations is ours any more.
+        if (held.size === 0) abort.abort(new Error('the claim on this simulation was taken over'));
+      }, (error) => ctx.log(`simulation ${r.id}: heartbeat failed: ${(error as Error).message}`));
+    }
   }, ctx.heartbeatMs ?? 1000);
+  const onProgress = (f: number) => (progress = Math.max(progress, Math.min(1, f)));
+  let results: (SimulationOutcome | Error)[];
   try {
-    const outcome = await execute(ctx, row, (f) => (progress = Math.max(progress, Math.min(1, f))), abort.signal);
-    const file = outcome.outputFile;
+    results = await execute(ctx, rows, onProgress, abort.signal);
+  } catch (error) {
+    results = rows.map(() => asError(error));
+  }
+  // A pair fails together whatever failed (a policy that does not compile, say): each alone, so
+  // that a bad policy fails its own simulation and not the baseline it was paired with.
+  if (rows.length === 2 && !abort.signal.aborted && results[0] instanceof Error) {
+    ctx.log(`simulations ${rows.map((r) => r.id).join(' and ')} failed together (${results[0].message}): running each alone`);
+    results = [];
+    for (const r of rows) results.push(await execute(ctx, [r], onProgress, abort.signal).then((o) => o[0], asError));
+  }
+  clearInterval(beat);
+  if (abort.signal.aborted) return; // other workers own them now
+  for (const [k, o] of results.entries()) {
+    if (o instanceof Error) continue;
+    const file = o.outputFile;
     writing.add(file);
     const written = outputWritten(file).finally(() => writing.delete(file));
-    if (ctx.awaitOutputs) await written;
-    else written.catch((error) => ctx.log(`simulation ${id}: its output file could not be written (reports on it will run it again): ${(error as Error).message}`));
-    clearInterval(beat);
-    // Stored relative to the storage folder: workers on other machines may mount it elsewhere.
-    await sims.complete(id, ctx.owner, outcome.summary, path.relative(ctx.storageDir, file).split(path.sep).join('/'));
-  } catch (error) {
-    clearInterval(beat);
-    if (abort.signal.aborted) return; // another worker owns it now
-    const message = relative(ctx, (error as Error)?.message ?? String(error));
-    ctx.log(`simulation ${id} failed: ${message}`);
-    await sims.fail(id, ctx.owner, message);
+    // A worker process's reports may be computed elsewhere, from the file: no file, no result.
+    if (ctx.awaitOutputs) await written.catch((error) => (results[k] = asError(error)));
+    else written.catch((error) => ctx.log(`simulation ${rows[k].id}: its output file could not be written (reports on it will run it again): ${(error as Error).message}`));
   }
-  await finishReportsOf(ctx, id);
+  for (const [k, r] of rows.entries()) {
+    const o = results[k];
+    if (o instanceof Error) {
+      const message = relative(ctx, o.message);
+      ctx.log(`simulation ${r.id} failed: ${message}`);
+      await sims.fail(r.id, ctx.owner, message);
+    } else {
+      // Stored relative to the storage folder: workers on other machines may mount it elsewhere.
+      await sims.complete(r.id, ctx.owner, o.summary, path.relative(ctx.storageDir, o.outputFile).split(path.sep).join('/'));
+    }
+  }
+  for (const r of rows) await finishReportsOf(ctx, r.id);
 }
 
-async function execute(ctx: JobContext, row: SimulationRow, onProgress: (f: number) => void, signal: AbortSignal): Promise<SimulationOutcome> {
-  const version = await ctx.storage.catalogue.getVersion(row.tax_benefit_model_version_id);
-  const dataset = await ctx.storage.datasets.get(row.dataset_id);
-  if (!version || !dataset) throw new Error(`the simulation's ${version ? 'dataset' : 'model version'} is no longer stored`);
-  const { country, folder } = await modelFolderPath(ctx, version);
-  return runSimulation(
-    {
+/**
+ * The other simulation of a report on this one, claimed to run in the same pass when it waits
+ * (or its worker died) and can run with it: the same dataset, model version, year and region, no
+ * behavioural response. A cold report then costs a baseline and what its policy changes, instead
+ * of two whole simulations. The partner's own job, when it comes, finds it done.
+ */
+async function claimPartner(ctx: JobContext, row: SimulationRow, staleBefore: string, maxAttempts: number): Promise<SimulationRow | null> {
+  if (row.dynamic_id !== null) return null;
+  const sims = ctx.storage.simulations;
+  for (const report of await sims.openReportsOf(row.id)) {
+    const otherId = report.baseline_simulation_id === row.id ? report.reform_simulation_id : report.baseline_simulation_id;
+    if (otherId === row.id) continue;
+    const other = await sims.get(otherId);
+    if (!other || (other.status !== 'pending' && other.status !== 'running') || other.dynamic_id !== null) continue;
+    if (other.dataset_id !== row.dataset_id || other.tax_benefit_model_version_id !== row.tax_benefit_model_version_id || other.year !== row.year || other.region !== row.region) continue;
+    const claim = await sims.claim(other.id, ctx.owner, { staleBefore, maxAttempts });
+    if ('claimed' in claim) return claim.claimed;
+  }
+  return null;
+}
+
+async function execute(ctx: JobContext, rows: SimulationRow[], onProgress: (f: number) => void, signal: AbortSignal): Promise<SimulationOutcome[]> {
+  const specs = await Promise.all(rows.map(async (row): Promise<SimulationSpec> => {
+    const version = await ctx.storage.catalogue.getVersion(row.tax_benefit_model_version_id);
+    const dataset = await ctx.storage.datasets.get(row.dataset_id);
+    if (!version || !dataset) throw new Error(`the simulation's ${version ? 'dataset' : 'model version'} is no longer stored`);
+    const { country, folder } = await modelFolderPath(ctx, version);
+    return {
       country,
       modelFolder: folder,
       datasetFile: path.join(ctx.storageDir, dataset.filepath),
@@ -121,10 +172,13 @@ async function execute(ctx: JobContext, row: SimulationRow, onProgress: (f: numb
       region: row.region,
       outputFile: outputPath(ctx, row.id),
       threads: ctx.threads,
-    },
-    onProgress,
-    signal,
-  );
+    };
+  }));
+  return runSimulations(specs, onProgress, signal);
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 function outputPath(ctx: JobContext, id: string): string {

@@ -4,7 +4,7 @@ import { CountryModel } from '../../core/model';
 import { Simulation } from '../../core/simulation';
 import { readDataset, synthesize, writeDataset } from '../../server/datasets';
 import { toMicrodata } from '../../server/datasets/microdata';
-import { economicImpact, outputWritten, regions, runSimulation, shutdownSimulationThreads, SimulationSummary } from '../../server/simulation';
+import { canPair, economicImpact, outputWritten, regions, runSimulation, runSimulations, shutdownSimulationThreads, SimulationSummary } from '../../server/simulation';
 import { forgetOutcomes, loadOutcome } from '../../server/simulation/output';
 import { FLATLAND, flatland, tempDir, UK_MODEL } from './helpers';
 
@@ -139,6 +139,35 @@ describe('simulation: the UK on a synthetic population', function () {
     const relative = summary.poverty.find((p) => p.measure === 'relative_bhc' && p.group === 'all');
     expect(relative && relative.rate).to.be.within(0.05, 0.4);
     expect(summary.inequality.gini).to.be.within(0.2, 0.5);
+  });
+
+  it('runs a baseline and its reform in one pass with the same results as run apart', async () => {
+    const reform = { 'gov.hmrc.income_tax.rates.uk[0].rate': { '2025-01-01.2100-12-31': 0.22 }, 'gov.dwp.universal_credit.means_test.reduction_rate': { '2025-01-01.2100-12-31': 0.5 } };
+    const spec = (name: string, r?: typeof reform) => ({ country: 'uk', modelFolder: UK_MODEL, datasetFile: file, year: 2025, reform: r, outputFile: path.join(dir, `${name}.h5`), threads: 2 });
+    const apart = [await runSimulation(spec('apart-b'), () => undefined), await runSimulation(spec('apart-r', reform), () => undefined)];
+    const paired = await runSimulations([spec('pair-b'), spec('pair-r', reform)], () => undefined);
+    const strip = (o: { summary: unknown }) => ({ ...(o.summary as SimulationSummary), timings: null });
+    expect((paired[0].summary as SimulationSummary).timings.paired).to.equal(1);
+    expect(strip(paired[0])).to.deep.equal(strip(apart[0]));
+    expect(strip(paired[1])).to.deep.equal(strip(apart[1]));
+    // The reform changed something the pass had to recompute, and left the rest shared.
+    const b = apart[0].summary as SimulationSummary;
+    const r = apart[1].summary as SimulationSummary;
+    expect(r.household_tax).to.be.above(b.household_tax);
+    expect(r.programs.find((p) => p.name === 'universal_credit')!.total).to.be.above(b.programs.find((p) => p.name === 'universal_credit')!.total);
+    expect(r.programs.find((p) => p.name === 'child_benefit')!.total).to.equal(b.programs.find((p) => p.name === 'child_benefit')!.total);
+    for (const [k, name] of ['pair-b', 'pair-r'].entries()) {
+      await outputWritten(path.join(dir, `${name}.h5`));
+      await outputWritten(apart[k].outputFile);
+      const [x, y] = [await readDataset(path.join(dir, `${name}.h5`)), await readDataset(apart[k].outputFile)];
+      for (const [table, t] of y.tables) for (const [col, values] of t.columns) expect(Array.from(x.tables.get(table)!.columns.get(col) as ArrayLike<number>), `${name} ${table}.${col}`).to.deep.equal(Array.from(values as ArrayLike<number>));
+    }
+    // Simulations that cannot share a pass are refused, not run wrong.
+    expect(canPair(spec('a'), { ...spec('b'), year: 2026 })).to.equal(false);
+    expect(canPair(spec('a'), { ...spec('b'), dynamic: { 'gov.simulation.labour_supply_responses.income_elasticity': { '2025-01-01': -0.05 } } })).to.equal(false);
+    let refused: Error | null = null;
+    await runSimulations([spec('a'), { ...spec('b'), year: 2026 }], () => undefined).catch((e) => (refused = e));
+    expect(refused).to.be.instanceOf(Error);
   });
 
   it('limits a simulation to a region', async () => {

@@ -9,6 +9,7 @@ import { pageOf } from '../../http/paging';
 import type { MicrosimContext } from '../context';
 import { currentVersion, modelNamed, versionById } from '../models';
 import { checkRequest, ensureReport, ensureSimulation, type SimulationRequest } from '../orchestrate';
+import type { Job } from '../../queue/types';
 import { reportStatus, simulationRecord, type ReportRecord } from '../records';
 import { bodyChecker, checkedBody, checkedQuery, idParam, notFound, queryChecker } from '../request';
 import { economicImpactInputSchema, regionsQuerySchema, simulationInputSchema, simulationsQuerySchema } from '../schemas';
@@ -76,9 +77,11 @@ export function simulationRoutes(router: Router, ctx: MicrosimContext): void {
     const baselineRequest: SimulationRequest = { ...common, policyId: null, dynamicId: null };
     const reformRequest: SimulationRequest = { ...common, policyId: lower(body.policy_id), dynamicId: lower(body.dynamic_id) };
     await checkRequest(ctx, reformRequest);
-    const baseline = await ensureSimulation(ctx, baselineRequest);
-    const reform = await ensureSimulation(ctx, reformRequest);
+    const jobs: Job[] = [];
+    const baseline = await ensureSimulation(ctx, baselineRequest, jobs);
+    const reform = await ensureSimulation(ctx, reformRequest, jobs);
     const report = await ensureReport(ctx, baseline.row, reform.row);
+    for (const job of jobs) await ctx.queue.enqueue(job);
     c.body = await reportRecord(ctx, report.id);
   });
 

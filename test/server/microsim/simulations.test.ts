@@ -101,6 +101,11 @@ forEachDatabase('microsimulation API: datasets, simulations, reports', (config) 
     expect(tax.is_tax).to.equal(true);
     expect(tax.change).to.be.above(0);
     expect(report.body.budget_summary.budgetary_impact).to.be.above(0);
+    // Both simulations were new: one worker pass ran them together (workers/jobs.ts claimPartner).
+    for (const side of ['baseline_simulation', 'reform_simulation']) {
+      const row = await server.services!.context.storage.simulations.get(report.body[side].id);
+      expect(JSON.parse(row!.summary!).timings.paired, side).to.equal(1);
+    }
     const again = await post(`${url}/analysis/economic-impact`, { ...body, tax_benefit_model_name: 'fiscus-uk' });
     expect(again.body.report_id).to.equal(first.body.report_id);
     expect(again.body.status).to.equal('completed');
