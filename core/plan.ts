@@ -103,6 +103,12 @@ export function buildPlan(
   /** Variables a branch fixes (value as stored): constants of the plan, whatever the inputs. */
   overrides: ReadonlyMap<string, number> = new Map(),
   depth = 0,
+  /**
+   * Given columns that are data (the simulation's inputs, a branch's variables taking another's
+   * values), as opposed to columns a branch reuses from the plan around it, which were computed
+   * there and still depend on what they were computed from.
+   */
+  isData: (name: string, period: string) => boolean = isInput,
 ): Plan {
   if (depth > MAX_BRANCH_DEPTH) throw new EngineError(`branches nested ${MAX_BRANCH_DEPTH} deep: a branch whose formula asks for the same branch again never ends (${targets.join(', ')})`);
   const state = new Map<string, State>();
@@ -135,7 +141,7 @@ export function buildPlan(
       // Optimistic while visiting: a cycle back to this column adds no dependency of its own.
       memo!.set(key, true);
       let ok = !fixed.has(n);
-      if (ok && !isInput(n, q) && !overrides.has(n)) {
+      if (ok && !isData(n, q) && !overrides.has(n)) {
         const k = src.kernel(n, q);
         if (k) {
           for (const d of k.deps) {
@@ -160,11 +166,13 @@ export function buildPlan(
         // values inside it: the branch takes those columns from this plan instead of recomputing them.
         const fixed = changedNames(b.spec);
         const taken = new Set(b.spec.from.map(([n]) => n));
-        const given = (n: string, q: string) => taken.has(n) || isInput(n, q);
-        const same = b.source === src ? (n: string, q: string) => given(n, q) || (!fixed.has(n) && independent(n, q, fixed)) : given;
+        const data = (n: string, q: string) => taken.has(n) || isData(n, q);
+        // A column this plan itself reuses from an enclosing one is checked again against this
+        // branch's changes; under other rules only data carries over.
+        const same = b.source === src ? (n: string, q: string) => data(n, q) || (!fixed.has(n) && independent(n, q, fixed)) : data;
         const inner = new Map(overrides);
         for (const n of taken) inner.delete(n);
-        branchPlans.set(key, buildPlan(b.source, [name], p, same, mergeOverrides(inner, b.spec.set), depth + 1));
+        branchPlans.set(key, buildPlan(b.source, [name], p, same, mergeOverrides(inner, b.spec.set), depth + 1, data));
       }
       return;
     }

@@ -86,6 +86,30 @@ describe('core: branches', () => {
     expect(() => fresh().calculate('wrong', '2024')).to.throw(EngineError, 'earnings can take the values of a year person float variable, not is_big');
   });
 
+  it('recomputes, inside a nested branch, what the outer branch reused from the simulation', () => {
+    // The outer branch fixes `bonus`, which the marginal rate does not read: it reuses `tax` and
+    // `net` from the simulation. The inner branch raises earnings: those reused columns depend on
+    // earnings and must be computed again there, not passed through.
+    const m2 = miniModel({
+      earnings: person('float'),
+      bonus: person('float'),
+      tax: person('float', 'max(0, earnings - 100) * 0.2'),
+      net: person('float', 'earnings - tax'),
+      raised: person('float', 'earnings + 10'),
+      mtr: person('float', '1 - (branch(net, earnings = raised) - net) / 10'),
+      mtr_with_bonus: person('float', 'branch(mtr, bonus = 5) + bonus'),
+    });
+    const fresh = () => {
+      const s = sim(m2, ['low', 'high']);
+      s.setInput('earnings', '2024', [50, 200]);
+      return s;
+    };
+    const rounded = (xs: ArrayLike<number>) => Array.from(xs).map((x) => +x.toFixed(10));
+    expect(rounded(fresh().calculate('mtr_with_bonus', '2024'))).to.deep.equal([0, 0.2]);
+    const planned = fresh().computeReleasing(['mtr_with_bonus', 'net'], '2024', { chunkPeople: 0 });
+    expect(rounded(planned.get('mtr_with_bonus')!)).to.deep.equal([0, 0.2]);
+  });
+
   it('keeps a column a branch hands back unchanged apart from the branch\'s own slot', () => {
     // b is a computed without change (a does not read y): its column must not be freed as b's.
     const m2 = miniModel({
