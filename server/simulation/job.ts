@@ -84,7 +84,8 @@ export function evaluate(model: CountryModel, pop: Population, inputs: Microdata
  */
 const pool = new BufferPool();
 
-export function runJob(model: CountryModel, data: JobData, task: JobTask): void {
+/** Compute a job into its outputs; for a pair, returns the targets the second simulation shares with the first. */
+export function runJob(model: CountryModel, data: JobData, task: JobTask): string[] {
   const { pop, inputs, rows } = slicePopulation(data, task.lo, task.hi);
   let replace: Record<string, Column> = {};
   if (task.labourSupply) {
@@ -102,7 +103,7 @@ export function runJob(model: CountryModel, data: JobData, task: JobTask): void 
   };
   const runs = [{ sim: simulation(task.reform), outputs: task.outputs }];
   if (task.pair) runs.push({ sim: simulation(task.pair.reform), outputs: task.pair.outputs });
-  computeInto(model, runs, pop, task.targets, period, rows);
+  return computeInto(model, runs, pop, task.targets, period, rows);
 }
 
 /** Merged plans, per pair of plans (plans are kept by their compiled models). */
@@ -122,9 +123,13 @@ function mergedPlan(a: Plan, b: Plan): MergedPlan {
  * the engine's own chunked runs do), writing each chunk's results into each simulation's
  * `outputs` at the job's rows and returning its buffers to the thread's pool.
  */
-function computeInto(model: CountryModel, runs: { sim: Simulation; outputs: Record<string, Column> }[], pop: Population, targets: string[], period: string, rows: Record<string, { lo: number; hi: number }>): void {
+function computeInto(model: CountryModel, runs: { sim: Simulation; outputs: Record<string, Column> }[], pop: Population, targets: string[], period: string, rows: Record<string, { lo: number; hi: number }>): string[] {
   const plans = runs.map((r) => r.sim.plan(targets, period));
   const { plan, outputs: where } = plans.length === 1 ? { plan: plans[0], outputs: [plans[0].outputs] } : mergedPlan(plans[0], plans[1]);
+  // Targets the second simulation computes in the first one's slot are the same column: they are
+  // written once, and the caller makes the second simulation's output the first one's.
+  const firstSlot = new Map(where[0].map((o) => [o.name, o.slot]));
+  const shared = new Set(runs.length > 1 ? where[1].filter((o) => firstSlot.get(o.name) === o.slot).map((o) => o.name) : []);
   const sim = runs[0].sim;
   const inputs = plan.inputs.map((i) => sim.input(i.name, i.period)!);
   const entities = plan.inputs.map((i) => model.variable(i.name).entity);
@@ -152,6 +157,7 @@ function computeInto(model: CountryModel, runs: { sim: Simulation; outputs: Reco
     const done = new Set<number>();
     runs.forEach((run, k) => {
       for (const o of where[k]) {
+        if (k > 0 && shared.has(o.name)) continue;
         const col = slots[o.slot]!;
         const entity = model.variable(o.name).entity;
         const target = run.outputs[o.name];
@@ -162,4 +168,5 @@ function computeInto(model: CountryModel, runs: { sim: Simulation; outputs: Reco
     // Each output column once (the simulations share the columns the reform does not change).
     for (const s of done) if (!inputSlots.has(s)) pool.recycle(slots[s]!);
   }
+  return [...shared];
 }

@@ -118,7 +118,7 @@ export function sharedBuffer(bytes: number): SharedArrayBuffer {
   return list?.pop() ?? new SharedArrayBuffer(bytes);
 }
 
-function releaseSharedBuffers(buffers: SharedArrayBuffer[]): void {
+export function releaseSharedBuffers(buffers: SharedArrayBuffer[]): void {
   let held = 0;
   for (const list of freeBuffers.values()) for (const b of list) held += b.byteLength;
   for (const b of buffers) {

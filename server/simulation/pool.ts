@@ -28,7 +28,8 @@ export type WorkerRequest =
 /** A request before the pool numbers it. */
 export type NewRequest = WorkerRequest extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never;
 
-export type WorkerReply = { id: number; ok: true; ms: number; cpu: number } | { id: number; ok: false; error: string };
+/** `shared`: for a job with a pair, the outputs the second simulation shares with the first (job.ts). */
+export type WorkerReply = { id: number; ok: true; ms: number; cpu: number; shared?: string[] } | { id: number; ok: false; error: string };
 
 interface Slot {
   worker: Worker;
@@ -39,7 +40,7 @@ interface Slot {
 
 interface Pending {
   request: WorkerRequest;
-  resolve: (ms: number) => void;
+  resolve: (ms: number, shared?: string[]) => void;
   reject: (e: Error) => void;
 }
 
@@ -109,21 +110,28 @@ class ThreadPool {
     this.slots.push(slot);
   }
 
-  /** Run a request on the next free thread (or the given one, for warming every thread). */
+  /** Run a request on the next free thread; resolves with the milliseconds it took there. */
   submit(request: NewRequest, options: { background?: boolean } = {}): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const pending = { request: { ...request, id: this.nextId++ } as WorkerRequest, resolve, reject };
-      if (options.background) {
-        this.background.push({ ...pending, since: Date.now() });
-        // Checked again later, in case nothing else calls dispatch meanwhile. The timers keep the
-        // process alive (a few seconds at most), so a file is not lost when nothing else runs.
-        setTimeout(() => this.dispatch(), IDLE_GRACE_MS + 5);
-        setTimeout(() => this.dispatch(), BACKGROUND_WAIT_MS + 10);
-      } else {
-        this.queue.push(pending);
-      }
-      this.dispatch();
-    });
+    return new Promise((resolve, reject) => this.enqueue(request, resolve, reject, options.background ?? false));
+  }
+
+  /** Run a job; resolves with its time and, for a pair, the outputs the two simulations share. */
+  submitJob(request: NewRequest & { type: 'job' }): Promise<{ ms: number; shared: string[] }> {
+    return new Promise((resolve, reject) => this.enqueue(request, (ms, shared) => resolve({ ms, shared: shared ?? [] }), reject, false));
+  }
+
+  private enqueue(request: NewRequest, resolve: Pending['resolve'], reject: Pending['reject'], background: boolean): void {
+    const pending = { request: { ...request, id: this.nextId++ } as WorkerRequest, resolve, reject };
+    if (background) {
+      this.background.push({ ...pending, since: Date.now() });
+      // Checked again later, in case nothing else calls dispatch meanwhile. The timers keep the
+      // process alive (a few seconds at most), so a file is not lost when nothing else runs.
+      setTimeout(() => this.dispatch(), IDLE_GRACE_MS + 5);
+      setTimeout(() => this.dispatch(), BACKGROUND_WAIT_MS + 10);
+    } else {
+      this.queue.push(pending);
+    }
+    this.dispatch();
   }
 
   dispatch(): void {
@@ -131,9 +139,10 @@ class ThreadPool {
       if (slot.busy) continue;
       let pending: Pending | undefined = this.queue.shift();
       let background = false;
-      // One background task at a time: each output file passes through its thread's WebAssembly
-      // heap, and two at once (a report's pair of simulations) raised the peak memory by ~200 MB.
-      if (!pending && this.backgroundRunning === 0 && this.backgroundMayStart()) {
+      // Background tasks one at a time and on the first thread only: an output file passes through
+      // its thread's WebAssembly heap, which never shrinks, so files written on every thread (or
+      // two at once, a report's pair) each grow a heap of their own: the peak RSS passed 2 GB.
+      if (!pending && slot === this.slots[0] && this.backgroundRunning === 0 && this.backgroundMayStart()) {
         pending = this.background.shift();
         background = pending !== undefined;
       }
@@ -143,7 +152,7 @@ class ThreadPool {
         this.backgroundRunning++;
         const { resolve, reject } = pending;
         const done = () => this.backgroundRunning--;
-        pending = { ...pending, resolve: (v) => (done(), resolve(v)), reject: (e) => (done(), reject(e)) };
+        pending = { ...pending, resolve: (v, x) => (done(), resolve(v, x)), reject: (e) => (done(), reject(e)) };
       }
       this.post(slot, pending, false);
     }
@@ -170,7 +179,7 @@ class ThreadPool {
     if (!run.broadcast) slot.busy = false;
     if (reply.ok) {
       this.cpuSeconds += reply.cpu;
-      run.pending.resolve(reply.ms);
+      run.pending.resolve(reply.ms, reply.shared);
     }
     else run.pending.reject(new Error(reply.error));
     this.dispatch();

@@ -20,7 +20,7 @@ import { defaultThreads, threadPool } from './pool';
 import { PreparedDataset, prepareDataset } from './prepare';
 import { summarize } from './summary';
 import { reportSpec, simulationTargets, splitTargets } from './targets';
-import { keepOutcome, makeRoom, OutcomeData, recycle, sharedBuffer, trackWrite } from './output';
+import { keepOutcome, makeRoom, OutcomeData, recycle, releaseSharedBuffers, sharedBuffer, trackWrite } from './output';
 import type { SimulationOutcome, SimulationSpec } from './types';
 
 const RESPONSE = 'employment_income_behavioral_response';
@@ -70,6 +70,8 @@ export async function runSimulations(specs: SimulationSpec[], onProgress: (fract
   makeRoom();
   const runs = specs.map(() => allocateOutputs(model, prep, targets, labourSupply !== null));
   const computed = runs[0].computed;
+  /** Computed outputs whose columns are never reused for another simulation (summaries may cache their totals). */
+  const stable = new Set<string>();
   // Threads receive only the columns they fill: any other (an ordinary ArrayBuffer) would be copied into every message.
   const filled = runs.map((r) => Object.fromEntries([...computed, RESPONSE].filter((n) => r.outputs[n]).map((n) => [n, r.outputs[n]])));
   const pool = threadPool(threads);
@@ -77,7 +79,8 @@ export async function runSimulations(specs: SimulationSpec[], onProgress: (fract
   pool.startRun();
   try {
     const pair = specs.length === 2 ? { reform: specs[1].reform, outputs: filled[1] } : undefined;
-    await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed, pair }, filled[0], threads, onProgress, signal);
+    const jobs = await runJobs(model.country.folder, key, prep, { year: spec.year, reform: spec.reform, labourSupply, targets: computed, pair }, filled[0], threads, onProgress, signal);
+    if (pair) for (const name of shareOutputs(prep, model, jobs, runs[0], runs[1], filled[1])) stable.add(name);
   } finally {
     pool.endRun();
   }
@@ -111,7 +114,7 @@ export async function runSimulations(specs: SimulationSpec[], onProgress: (fract
       data.writing = false;
       recycle(data);
     }));
-    const summary = summarize({ prep, spec: rspec, outputs, model, country: s.country, year: s.year, region: s.region ?? null, responded: labourSupply !== null, timings, computed: new Set(computed), orders: data.orders });
+    const summary = summarize({ prep, spec: rspec, outputs, model, country: s.country, year: s.year, region: s.region ?? null, responded: labourSupply !== null, timings, computed: new Set(computed.filter((n) => !stable.has(n))), orders: data.orders });
     const tEnd = performance.now();
     timings.summary = (tEnd - tSummary) / 1000;
     timings.total = (tEnd - t0) / 1000;
@@ -175,10 +178,17 @@ export function jobRanges(personStarts: Int32Array, persons: number): { lo: numb
   return ranges;
 }
 
+/** The households of one job and, for a pair, the outputs its two simulations shared. */
+interface JobDone {
+  lo: number;
+  hi: number;
+  shared: string[];
+}
+
 async function runJobs(
   folder: string, key: string, prep: PreparedDataset, task: Omit<JobTask, 'outputs' | 'lo' | 'hi'>,
   outputs: Record<string, Column>, threads: number, onProgress: (f: number) => void, signal?: AbortSignal,
-): Promise<void> {
+): Promise<JobDone[]> {
   const people = prep.microdata.counts[prep.microdata.person];
   // About eight jobs per thread, each at least one cache-sized chunk and at most 256k people.
   const size = Math.min(262144, Math.max(16384, Math.ceil(people / (threads * 8))));
@@ -186,12 +196,14 @@ async function runJobs(
   const pool = threadPool(threads);
   let next = 0;
   let done = 0;
+  const finished: JobDone[] = [];
   let failure: unknown = null;
   const lane = async () => {
     while (next < ranges.length && failure === null) {
       if (signal?.aborted) throw new SimulationAbortedError();
       const r = ranges[next++];
-      await pool.submit({ type: 'job', modelFolder: folder, modelKey: key, data: prep.data, task: { ...task, outputs, lo: r.lo, hi: r.hi } });
+      const { shared } = await pool.submitJob({ type: 'job', modelFolder: folder, modelKey: key, data: prep.data, task: { ...task, outputs, lo: r.lo, hi: r.hi } });
+      finished.push({ ...r, shared });
       done++;
       onProgress(Math.min(0.99, done / ranges.length));
     }
@@ -202,4 +214,39 @@ async function runJobs(
   }));
   await Promise.all(lanes);
   if (failure !== null) throw failure;
+  return finished;
+}
+
+/**
+ * A pair's second simulation takes the first one's column for every output the two shared in all
+ * jobs (its own buffer was never written: no memory, no copy); returns their names. An output
+ * shared in some jobs only is copied for their rows.
+ */
+function shareOutputs(prep: PreparedDataset, model: CountryModel, jobs: JobDone[], first: { outputs: Record<string, Column>; owned: SharedArrayBuffer[] }, second: { outputs: Record<string, Column>; owned: SharedArrayBuffer[] }, filled: Record<string, Column>): string[] {
+  const count = new Map<string, number>();
+  for (const j of jobs) for (const n of j.shared) count.set(n, (count.get(n) ?? 0) + 1);
+  const unused = new Set<SharedArrayBuffer>();
+  const aliased = new Set<SharedArrayBuffer>();
+  const names: string[] = [];
+  for (const [name, n] of count) {
+    if (n === jobs.length) {
+      names.push(name);
+      unused.add(second.outputs[name].buffer as SharedArrayBuffer);
+      aliased.add(first.outputs[name].buffer as SharedArrayBuffer);
+      second.outputs[name] = filled[name] = first.outputs[name];
+      continue;
+    }
+    const starts = prep.data.starts[model.variable(name).entity];
+    for (const j of jobs) {
+      if (!j.shared.includes(name)) continue;
+      const [lo, hi] = [starts[j.lo], starts[j.hi]];
+      second.outputs[name].set(first.outputs[name].subarray(lo, hi) as ArrayLike<number>, lo);
+    }
+  }
+  // A column both simulations hold is reused by neither when it is recycled (output.ts): the
+  // other may still be read. The buffers the second never wrote go back to the pool now.
+  first.owned = first.owned.filter((b) => !aliased.has(b));
+  second.owned = second.owned.filter((b) => !unused.has(b));
+  releaseSharedBuffers([...unused]);
+  return names;
 }

@@ -29,7 +29,8 @@ export function programTotals(prep: PreparedDataset, spec: ReportSpec, outputs: 
   const w = prep.microdata.weights;
   return spec.programmes.map((p) => {
     const col = outputs[p.name] as Float64Array;
-    // Columns a thread filled are new each simulation; others (dataset columns, defaults) are not.
+    // Columns a thread filled are new each simulation (their buffers are reused); others (dataset
+    // columns, defaults, a pair's shared columns) are not, so their totals are kept by column.
     const stable = !computed.has(p.name);
     let byWeights = stable ? totalsOf.get(col) : undefined;
     let known = byWeights?.get(w);
@@ -125,7 +126,7 @@ export function summarize(args: {
   region: string | null;
   responded: boolean;
   timings: Record<string, number>;
-  /** Variables the threads computed (the others are the dataset's columns or defaults). */
+  /** Variables the threads computed into buffers that are reused (the others' totals may be cached). */
   computed: Set<string>;
   /** Ascending order of households by each income measure, filled for the report to reuse. */
   orders?: Map<string, Uint32Array>;

@@ -43,6 +43,7 @@ async function handle(msg: WorkerRequest): Promise<void> {
   const t = performance.now();
   const cpu = threadCpu();
   let reply: WorkerReply;
+  let shared: string[] | undefined;
   try {
     if (msg.type === 'write') {
       await writeOutcome(msg.file, msg.data, msg.ids, new Set(msg.computed));
@@ -52,10 +53,10 @@ async function handle(msg: WorkerRequest): Promise<void> {
       collect();
     } else {
       const model = loadModel(msg.modelFolder, msg.modelKey);
-      if (msg.type === 'job') runJob(model, msg.data, msg.task);
+      if (msg.type === 'job') shared = runJob(model, msg.data, msg.task);
       else await warmModel(model, msg.year);
     }
-    reply = { id: msg.id, ok: true, ms: performance.now() - t, cpu: threadCpu() - cpu };
+    reply = { id: msg.id, ok: true, ms: performance.now() - t, cpu: threadCpu() - cpu, shared };
   } catch (error) {
     reply = { id: msg.id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }
