@@ -51,8 +51,10 @@ const CHOICES: Record<string, CountryChoices> = {
     poverty: [
       { measure: 'absolute_bhc', variables: ['in_poverty_bhc'] },
       { measure: 'absolute_ahc', variables: ['in_poverty_ahc'] },
-      { measure: 'relative_bhc', variables: ['in_relative_poverty_bhc'], relativeIncome: 'equiv_household_net_income' },
-      { measure: 'relative_ahc', variables: ['in_relative_poverty_ahc'], relativeIncome: 'equiv_household_net_income_ahc' },
+      // Relative lines are 60% of the median over the whole dataset: computed by the report, never
+      // by the model's in_relative_poverty_* in a job, whose median would be its own households'.
+      { measure: 'relative_bhc', variables: [], relativeIncome: 'equiv_hbai_household_net_income' },
+      { measure: 'relative_ahc', variables: [], relativeIncome: 'equiv_hbai_household_net_income_ahc' },
     ],
   },
   us: {
