@@ -17,12 +17,22 @@ export const AGE_GROUPS: { group: string; test: (age: number) => boolean }[] = [
   { group: 'senior', test: (a) => a >= 65 },
 ];
 
+/** Per prepared dataset: arrays every summary of it reads the same (computed once, not per simulation). */
+const perDataset = new WeakMap<PreparedDataset, { peopleW?: Float64Array; personW?: Float64Array; groups?: WeakMap<Column, Uint8Array> }>();
+function cached(prep: PreparedDataset): { peopleW?: Float64Array; personW?: Float64Array; groups?: WeakMap<Column, Uint8Array> } {
+  let c = perDataset.get(prep);
+  if (!c) perDataset.set(prep, (c = {}));
+  return c;
+}
+
 /** Household-level weights for people-based figures. */
 export function peopleWeights(prep: PreparedDataset): Float64Array {
+  const c = cached(prep);
+  if (c.peopleW) return c.peopleW;
   const w = prep.microdata.weights;
   const out = new Float64Array(w.length);
   for (let h = 0; h < w.length; h++) out[h] = w[h] * prep.size[h];
-  return out;
+  return (c.peopleW = out);
 }
 
 export function programTotals(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>, computed: Set<string> = new Set(Object.keys(outputs))): ProgramTotal[] {
@@ -79,10 +89,21 @@ export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs:
   const age = outputs.age;
   const out: PovertyFigure[] = [];
   // Each person's age group once (0: child, 1: working age, 2: senior), then one pass per measure.
-  const group = new Uint8Array(hh.length);
-  if (age) for (let p = 0; p < hh.length; p++) group[p] = age[p] < 18 ? 0 : age[p] < 65 ? 1 : 2;
-  const pw = new Float64Array(hh.length);
-  for (let p = 0; p < hh.length; p++) pw[p] = w[hh[p]];
+  // Ages and weights are the same in every simulation of a dataset (an age column given by the
+  // dataset is the same object): both kept per dataset.
+  const c = cached(prep as PreparedDataset);
+  let group = age ? c.groups?.get(age) : undefined;
+  if (!group) {
+    group = new Uint8Array(hh.length);
+    if (age) for (let p = 0; p < hh.length; p++) group[p] = age[p] < 18 ? 0 : age[p] < 65 ? 1 : 2;
+    if (age) (c.groups ??= new WeakMap()).set(age, group);
+  }
+  let pw = c.personW;
+  if (!pw) {
+    pw = new Float64Array(hh.length);
+    for (let p = 0; p < hh.length; p++) pw[p] = w[hh[p]];
+    c.personW = pw;
+  }
   const tally = (measure: string, poor: Uint8Array) => {
     const all = new Float64Array(3);
     const count = new Float64Array(3);
