@@ -1,7 +1,7 @@
 /**
  * Datasets: HDF5 microdata in Fiscus's layout and PolicyEngine's two, checked against a country
  * model, written in our layout, and synthesised. The interface the microsimulation API codes
- * against (see /work/wt/MICROSIM_CONTRACT.md).
+ * against (docs/datasets.md).
  */
 export * from './types';
 export { readDataset } from './read';

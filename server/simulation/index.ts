@@ -1,7 +1,7 @@
 /**
  * Simulations over datasets: household chunks on worker threads, behavioural responses, region
  * filters, the output HDF5, and the economic-impact report. The interface the microsimulation API
- * codes against (see /work/wt/MICROSIM_CONTRACT.md).
+ * codes against (docs/simulation.md).
  */
 export * from './types';
 export { canPair, runSimulation, runSimulations } from './run';

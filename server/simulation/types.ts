@@ -1,7 +1,7 @@
 /**
  * Running a country model over a dataset, and the economic-impact report built from two runs
  * (baseline and reform). The interface the microsimulation API codes against (see
- * /work/wt/MICROSIM_CONTRACT.md); field names of the report follow issue 13 item 4.
+ * docs/simulation.md); field names of the report follow issue 13 item 4.
  */
 import type { Reform } from '../../parameters/types';
 
