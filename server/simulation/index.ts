@@ -10,3 +10,4 @@ export { regions } from './regions';
 export { shutdownSimulationThreads, warmSimulationThreads } from './pool';
 export { outputWritten } from './output';
 export { adoptModel } from './models';
+export { warmReport } from './warm-report';

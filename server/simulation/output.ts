@@ -80,6 +80,15 @@ export function makeRoom(): void {
   }
 }
 
+/** Drop one outcome from the cache (its buffers go back once written and unread). */
+export function forgetOutcome(file: string): void {
+  const key = path.resolve(file);
+  const d = kept.get(key);
+  if (!d) return;
+  kept.delete(key);
+  retire(d);
+}
+
 export function forgetOutcomes(): void {
   for (const d of kept.values()) retire(d);
   kept.clear();

@@ -70,6 +70,12 @@ function parallelReader(threads: number): RawReader {
   };
 }
 
+/** Forget one file's prepared forms (every model and region). */
+export function forgetPreparedDataset(file: string): void {
+  const abs = path.resolve(file);
+  for (const key of [...prepared.keys()]) if (key.startsWith(`${abs}|`)) prepared.delete(key);
+}
+
 /** Forget prepared datasets (tests; servers after deleting a dataset). */
 export function clearPreparedDatasets(): void {
   prepared.clear();

@@ -54,16 +54,65 @@ export function ascending(values: ArrayLike<number>): Uint32Array {
 }
 
 /** The weighted median: the smallest value with at least half the weight at or below it. */
-export function weightedMedian(values: ArrayLike<number>, weights: ArrayLike<number>, order: Uint32Array = ascending(values)): number {
+export function weightedMedian(values: ArrayLike<number>, weights: ArrayLike<number>, order?: Uint32Array): number {
   let total = 0;
   for (let i = 0; i < weights.length; i++) total += weights[i];
   if (total <= 0) return NaN;
+  if (!order) return weightedSelect(values, weights, total / 2);
   let acc = 0;
   for (const i of order) {
     acc += weights[i];
     if (acc >= total / 2) return values[i];
   }
   return values[order[order.length - 1]];
+}
+
+/**
+ * The smallest value with at least `half` of the weight at or below it, without sorting: a
+ * quickselect that keeps the weight below the part it narrows to (linear time on average; a
+ * million households in a few milliseconds instead of a sort's tens).
+ */
+function weightedSelect(values: ArrayLike<number>, weights: ArrayLike<number>, half: number): number {
+  const n = values.length;
+  const v = new Float64Array(n);
+  const w = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    v[i] = Number.isNaN(values[i]) ? Infinity : values[i];
+    w[i] = weights[i];
+  }
+  let lo = 0;
+  let hi = n - 1;
+  let below = 0;
+  while (lo < hi) {
+    const a = v[lo], b = v[(lo + hi) >>> 1], c = v[hi];
+    const p = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    // Three ways: [lo, lt) below the pivot, [lt, i) equal, (gt, hi] above.
+    let lt = lo, i = lo, gt = hi;
+    let wl = 0, we = 0;
+    while (i <= gt) {
+      const x = v[i];
+      if (x < p) {
+        wl += w[i];
+        const tv = v[lt], tw = w[lt];
+        v[lt] = x; w[lt] = w[i]; v[i] = tv; w[i] = tw;
+        lt++; i++;
+      } else if (x > p) {
+        const tv = v[gt], tw = w[gt];
+        v[gt] = x; w[gt] = w[i]; v[i] = tv; w[i] = tw;
+        gt--;
+      } else {
+        we += w[i];
+        i++;
+      }
+    }
+    if (below + wl >= half) hi = lt - 1;
+    else if (below + wl + we >= half) return p;
+    else {
+      below += wl + we;
+      lo = gt + 1;
+    }
+  }
+  return v[lo];
 }
 
 /**

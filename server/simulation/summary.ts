@@ -166,9 +166,10 @@ export function summarize(args: {
     weightedHouseholds += w[h];
     weightedPeople += pw[h];
   }
-  // Each income measure is sorted once, for inequality and relative poverty alike.
+  // The income measure is sorted once, for inequality and the report's deciles; relative poverty
+  // lines need only a weighted median (stats.ts selects it without sorting).
   const orders = args.orders ?? new Map<string, Uint32Array>();
-  for (const name of new Set([spec.incomeMeasure, ...spec.relative.map((r) => r.income)])) orders.set(name, ascending(outputs[name]));
+  orders.set(spec.incomeMeasure, ascending(outputs[spec.incomeMeasure]));
   let lsr: SimulationSummary['labour_supply_response'] = null;
   const response = outputs.employment_income_behavioral_response;
   if (args.responded && response) {

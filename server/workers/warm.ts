@@ -2,7 +2,8 @@
  * Warming the simulation threads of a process that runs simulations (the API process with its
  * in-process queue, and `fiscus worker` processes): each country's current model is loaded and
  * its report plan compiled and optimised in every thread before the first job, so the first
- * simulation pays neither (about a second per thread and model, more on a busy machine).
+ * simulation pays neither (about a second per thread and model, more on a busy machine); then the
+ * main thread's part of a report is run once on a small dataset (warmReport).
  *
  * The main thread takes the model the registry loaded for the household API (adoptModel) rather
  * than loading a second copy: loading blocks the thread that answers household requests for
@@ -11,7 +12,7 @@
 import type { CountryModel } from '../../core/model';
 import { DEFAULT_YEAR } from '../microsim/defaults';
 import type { ModelRegistry } from '../models/registry';
-import { adoptModel, warmSimulationThreads } from '../simulation';
+import { adoptModel, warmReport, warmSimulationThreads } from '../simulation';
 
 export interface WarmOptions {
   /** Countries to warm (default: every country of the registry). */
@@ -39,6 +40,9 @@ export async function warmThreads(registry: ModelRegistry<CountryModel>, options
   }
   if (folders.length === 0) return;
   await warmSimulationThreads(folders, options.threads, DEFAULT_YEAR);
+  for (const [i, country] of warmed.entries()) {
+    await warmReport(folders[i], country, DEFAULT_YEAR, options.threads).catch((error) => options.log(`microsim: ${country} report path not warmed: ${(error as Error).message}`));
+  }
   options.log(`microsim: simulation threads ready for ${warmed.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 

@@ -44,6 +44,21 @@ describe('simulation: weighted statistics', () => {
     expect(weightedMedian(Float64Array.of(1, 2, 3), Float64Array.of(1, 1, 5))).to.equal(3);
   });
 
+  it('selects the weighted median without sorting, as the sorted definition gives it (ties, zero weights, NaN)', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let trial = 0; trial < 200; trial++) {
+      const n = 1 + Math.floor(rand() * 300);
+      // Few distinct values (many ties), some zero weights, an occasional NaN.
+      const values = Float64Array.from({ length: n }, () => (rand() < 0.02 ? NaN : Math.floor(rand() * (trial % 3 === 0 ? 5 : 1000)) - 100));
+      const weights = Float64Array.from({ length: n }, () => (rand() < 0.2 ? 0 : rand() * 10));
+      const sorted = weightedMedian(values, weights, ascending(values));
+      const selected = weightedMedian(values, weights);
+      expect(Object.is(selected, sorted) || (Number.isNaN(sorted) && selected === Infinity), `trial ${trial}: ${selected} vs ${sorted}`).to.equal(true);
+    }
+    expect(weightedMedian(Float64Array.of(5), Float64Array.of(0))).to.be.NaN;
+  });
+
   it('counts better and worse off households and intra-decile bands', () => {
     const decile = Uint8Array.of(1, 1, 2);
     const w = Float64Array.of(1, 2, 3);
