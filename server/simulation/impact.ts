@@ -136,13 +136,19 @@ function toHousehold(d: OutcomeData, entity: string, col: Column | Float64Array)
     for (let p = 0; p < col.length; p++) out[hh[p]] += col[p];
     return out;
   }
-  // Rows of a group entity: the household of its first member.
+  // Rows of a group entity: the household of its first member (kept per membership array).
   const m = d.membership[entity];
-  const householdOf = new Int32Array(col.length);
-  for (let p = 0; p < hh.length; p++) householdOf[m[p]] = hh[p];
+  let householdOf = householdsOf.get(m);
+  if (!householdOf) {
+    householdOf = new Int32Array(col.length);
+    for (let p = 0; p < hh.length; p++) householdOf[m[p]] = hh[p];
+    householdsOf.set(m, householdOf);
+  }
   for (let g = 0; g < col.length; g++) out[householdOf[g]] += col[g];
   return out;
 }
+
+const householdsOf = new WeakMap<Int32Array, Int32Array>();
 
 function budgetSummary(b: SimulationSummary, r: SimulationSummary): BudgetSummary {
   const taxChange = r.household_tax - b.household_tax;

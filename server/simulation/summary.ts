@@ -18,8 +18,13 @@ export const AGE_GROUPS: { group: string; test: (age: number) => boolean }[] = [
 ];
 
 /** Per prepared dataset: arrays every summary of it reads the same (computed once, not per simulation). */
-const perDataset = new WeakMap<PreparedDataset, { peopleW?: Float64Array; personW?: Float64Array; groups?: WeakMap<Column, Uint8Array> }>();
-function cached(prep: PreparedDataset): { peopleW?: Float64Array; personW?: Float64Array; groups?: WeakMap<Column, Uint8Array> } {
+/** Weighted people of each age group per household (3 × households) and in all. */
+interface AgeGroups {
+  byHousehold: Float64Array;
+  all: Float64Array;
+}
+const perDataset = new WeakMap<PreparedDataset, { peopleW?: Float64Array; groups?: WeakMap<Column, AgeGroups> }>();
+function cached(prep: PreparedDataset): { peopleW?: Float64Array; groups?: WeakMap<Column, AgeGroups> } {
   let c = perDataset.get(prep);
   if (!c) perDataset.set(prep, (c = {}));
   return c;
@@ -84,55 +89,69 @@ export function inequality(income: ArrayLike<number>, peopleW: Float64Array, ord
 export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>, model: { variable(n: string): { entity: string } }, orders?: Map<string, Uint32Array>): PovertyFigure[] {
   const md = prep.microdata;
   const person = md.person;
-  const hh = md.membership[md.top!];
+  const top = md.top!;
+  const hh = md.membership[top];
   const w = md.weights;
+  const H = w.length;
   const age = outputs.age;
   const out: PovertyFigure[] = [];
-  // Each person's age group once (0: child, 1: working age, 2: senior), then one pass per measure.
-  // Ages and weights are the same in every simulation of a dataset (an age column given by the
-  // dataset is the same object): both kept per dataset.
-  const c = cached(prep as PreparedDataset);
-  let group = age ? c.groups?.get(age) : undefined;
-  if (!group) {
-    group = new Uint8Array(hh.length);
-    if (age) for (let p = 0; p < hh.length; p++) group[p] = age[p] < 18 ? 0 : age[p] < 65 ? 1 : 2;
-    if (age) (c.groups ??= new WeakMap()).set(age, group);
-  }
-  let pw = c.personW;
-  if (!pw) {
-    pw = new Float64Array(hh.length);
-    for (let p = 0; p < hh.length; p++) pw[p] = w[hh[p]];
-    c.personW = pw;
-  }
-  const tally = (measure: string, poor: Uint8Array) => {
-    const all = new Float64Array(3);
-    const count = new Float64Array(3);
+  // Weighted people of each age group (0: child, 1: working age, 2: senior) in each household, and
+  // their totals: the same in every simulation of a dataset (an age column the dataset gives is the
+  // same object), so kept per dataset. Household-level indicators and relative lines are then
+  // tallied over households, not people.
+  const c = cached(prep);
+  const key = age ?? w;
+  let groups = c.groups?.get(key);
+  if (!groups) {
+    const byHousehold = new Float64Array(3 * H);
     for (let p = 0; p < hh.length; p++) {
-      all[group[p]] += pw[p];
-      if (poor[p]) count[group[p]] += pw[p];
+      const g = age ? (age[p] < 18 ? 0 : age[p] < 65 ? 1 : 2) : 0;
+      byHousehold[g * H + hh[p]] += w[hh[p]];
     }
+    const all = new Float64Array(3);
+    for (let g = 0; g < 3; g++) for (let h = 0; h < H; h++) all[g] += byHousehold[g * H + h];
+    groups = { byHousehold, all };
+    (c.groups ??= new WeakMap()).set(key, groups);
+  }
+  const { byHousehold, all } = groups;
+  const report = (measure: string, count: Float64Array) => {
     const total = all[0] + all[1] + all[2];
     const poorTotal = count[0] + count[1] + count[2];
     out.push({ measure, group: 'all', rate: total > 0 ? poorTotal / total : 0, count: poorTotal });
     if (age) AGE_GROUPS.slice(1).forEach((g, k) => out.push({ measure, group: g.group, rate: all[k] > 0 ? count[k] / all[k] : 0, count: count[k] }));
   };
-  const status = (col: ArrayLike<number>, link: Int32Array | null) => {
-    const poor = new Uint8Array(hh.length);
-    for (let p = 0; p < hh.length; p++) poor[p] = col[link ? link[p] : p] !== 0 ? 1 : 0;
-    return poor;
+  /** People in poverty by group, from a household-level test. */
+  const byHouseholds = (poor: (h: number) => boolean) => {
+    const count = new Float64Array(3);
+    for (let h = 0; h < H; h++) {
+      if (!poor(h)) continue;
+      count[0] += byHousehold[h];
+      count[1] += byHousehold[H + h];
+      count[2] += byHousehold[2 * H + h];
+    }
+    return count;
   };
   for (const ind of spec.poverty) {
     const col = outputs[ind.variable];
     const entity = model.variable(ind.variable).entity;
-    tally(ind.measure, status(col, entity === person ? null : md.membership[entity]));
+    if (entity === top) {
+      report(ind.measure, byHouseholds((h) => col[h] !== 0));
+      continue;
+    }
+    // A person's or another group's indicator: person by person.
+    const link = entity === person ? null : md.membership[entity];
+    const count = new Float64Array(3);
+    for (let p = 0; p < hh.length; p++) {
+      if (col[link ? link[p] : p] === 0) continue;
+      count[age ? (age[p] < 18 ? 0 : age[p] < 65 ? 1 : 2) : 0] += w[hh[p]];
+    }
+    report(ind.measure, count);
   }
   const peopleW = peopleWeights(prep);
   for (const rel of spec.relative) {
     const income = outputs[rel.income];
     const line = 0.6 * weightedMedian(income, peopleW, orders?.get(rel.income));
-    const below = new Uint8Array(income.length);
-    for (let h = 0; h < income.length; h++) below[h] = income[h] < line ? 1 : 0;
-    tally(rel.measure, status(below, hh));
+    report(rel.measure, byHouseholds((h) => income[h] < line));
   }
   return out;
 }
