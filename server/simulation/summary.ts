@@ -17,12 +17,15 @@ export const AGE_GROUPS: { group: string; test: (age: number) => boolean }[] = [
   { group: 'senior', test: (a) => a >= 65 },
 ];
 
-/** Per prepared dataset: arrays every summary of it reads the same (computed once, not per simulation). */
+/** Index of a person's age group in AGE_GROUPS after 'all' (0: child, 1: working age, 2: senior). */
+const ageGroup = (age: number): number => (age < 18 ? 0 : age < 65 ? 1 : 2);
+
 /** Weighted people of each age group per household (3 × households) and in all. */
 interface AgeGroups {
   byHousehold: Float64Array;
   all: Float64Array;
 }
+/** Per prepared dataset: arrays every summary of it reads the same (computed once, not per simulation). */
 const perDataset = new WeakMap<PreparedDataset, { peopleW?: Float64Array; groups?: WeakMap<Column, AgeGroups> }>();
 function cached(prep: PreparedDataset): { peopleW?: Float64Array; groups?: WeakMap<Column, AgeGroups> } {
   let c = perDataset.get(prep);
@@ -86,7 +89,7 @@ export function inequality(income: ArrayLike<number>, peopleW: Float64Array, ord
 }
 
 /** Poverty headcounts by age group, from the model's indicators and from relative lines. */
-export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>, model: { variable(n: string): { entity: string } }, orders?: Map<string, Uint32Array>): PovertyFigure[] {
+export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs: Record<string, Column>, model: { variable(n: string): { entity: string } }): PovertyFigure[] {
   const md = prep.microdata;
   const person = md.person;
   const top = md.top!;
@@ -105,8 +108,7 @@ export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs:
   if (!groups) {
     const byHousehold = new Float64Array(3 * H);
     for (let p = 0; p < hh.length; p++) {
-      const g = age ? (age[p] < 18 ? 0 : age[p] < 65 ? 1 : 2) : 0;
-      byHousehold[g * H + hh[p]] += w[hh[p]];
+      byHousehold[(age ? ageGroup(age[p]) : 0) * H + hh[p]] += w[hh[p]];
     }
     const all = new Float64Array(3);
     for (let g = 0; g < 3; g++) for (let h = 0; h < H; h++) all[g] += byHousehold[g * H + h];
@@ -143,14 +145,14 @@ export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs:
     const count = new Float64Array(3);
     for (let p = 0; p < hh.length; p++) {
       if (col[link ? link[p] : p] === 0) continue;
-      count[age ? (age[p] < 18 ? 0 : age[p] < 65 ? 1 : 2) : 0] += w[hh[p]];
+      count[age ? ageGroup(age[p]) : 0] += w[hh[p]];
     }
     report(ind.measure, count);
   }
   const peopleW = peopleWeights(prep);
   for (const rel of spec.relative) {
     const income = outputs[rel.income];
-    const line = 0.6 * weightedMedian(income, peopleW, orders?.get(rel.income));
+    const line = 0.6 * weightedMedian(income, peopleW);
     report(rel.measure, byHouseholds((h) => income[h] < line));
   }
   return out;
@@ -214,7 +216,7 @@ export function summarize(args: {
     household_benefits: sum(outputs[spec.benefits]),
     programs: programTotals(prep, spec, outputs, args.computed),
     inequality: inequality(outputs[spec.incomeMeasure], pw, orders.get(spec.incomeMeasure)),
-    poverty: povertyFigures(prep, spec, outputs, args.model, orders),
+    poverty: povertyFigures(prep, spec, outputs, args.model),
     labour_supply_response: lsr,
     unavailable: spec.unavailable,
     timings: args.timings,
