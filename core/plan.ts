@@ -128,12 +128,16 @@ export function buildPlan(
     }
     return same;
   };
-  // Whether a column's value cannot change when the variables in `fixed` change (memoised per set).
-  const independence = new Map<string, Map<string, boolean>>();
-  const independent = (name: string, p: string, fixed: Set<string>): boolean => {
+  // Whether a column's value cannot change when the variables in `fixed` change and, for a branch
+  // under other rules (`other`), when its kernels are compiled with those rules: every kernel on the
+  // way must then compute the same thing under both (the same signature). Memoised per (rules, set).
+  const independence = new Map<PlanSource, Map<string, Map<string, boolean>>>();
+  const independent = (name: string, p: string, fixed: Set<string>, other: PlanSource): boolean => {
     const setKey = [...fixed].sort().join(',');
-    let memo = independence.get(setKey);
-    if (!memo) independence.set(setKey, (memo = new Map()));
+    let bySet = independence.get(other);
+    if (!bySet) independence.set(other, (bySet = new Map()));
+    let memo = bySet.get(setKey);
+    if (!memo) bySet.set(setKey, (memo = new Map()));
     const walkIndependent = (n: string, q: string): boolean => {
       const key = `${n}@${q}`;
       const known = memo!.get(key);
@@ -143,7 +147,11 @@ export function buildPlan(
       let ok = !fixed.has(n);
       if (ok && !isData(n, q) && !overrides.has(n)) {
         const k = src.kernel(n, q);
-        if (k) {
+        if (other !== src) {
+          const o = other.kernel(n, q);
+          ok = k === null ? o === null : o !== null && kernelSignature(k) === kernelSignature(o);
+        }
+        if (ok && k) {
           for (const d of k.deps) {
             if (d.branch) ok = false;
             else for (const ep of resolveRead(src.variable(d.name), d.period).periods) if (!walkIndependent(d.name, ep)) ok = false;
@@ -162,14 +170,14 @@ export function buildPlan(
       const key = `${name}@${p}#${branch}`;
       if (!branchPlans.has(key)) {
         const b = src.branch(branch);
-        // Under the same rules, what does not depend on the variables the branch fixes has the same
-        // values inside it: the branch takes those columns from this plan instead of recomputing them.
+        // What does not depend on the variables the branch fixes, and (under other rules) is computed
+        // alike by both rules, has the same values inside it: the branch takes those columns from
+        // this plan instead of recomputing them. A column this plan itself reuses from an enclosing
+        // one is checked again against this branch's changes.
         const fixed = changedNames(b.spec);
         const taken = new Set(b.spec.from.map(([n]) => n));
         const data = (n: string, q: string) => taken.has(n) || isData(n, q);
-        // A column this plan itself reuses from an enclosing one is checked again against this
-        // branch's changes; under other rules only data carries over.
-        const same = b.source === src ? (n: string, q: string) => data(n, q) || (!fixed.has(n) && independent(n, q, fixed)) : data;
+        const same = (n: string, q: string) => data(n, q) || (!fixed.has(n) && independent(n, q, fixed, b.source));
         const inner = new Map(overrides);
         for (const n of taken) inner.delete(n);
         branchPlans.set(key, buildPlan(b.source, [name], p, same, mergeOverrides(inner, b.spec.set), depth + 1, data));

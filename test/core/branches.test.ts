@@ -152,6 +152,11 @@ describe('core: branches under other rules', () => {
     'credit:\n  entity: person\n  period: year\n  type: float\n  formula: gov.credit.amount * gov.credit.rate + gov.other',
     'credit_2021_law_of_2020:\n  entity: person\n  period: year\n  type: float\n  formula: branch(credit, rules = "pre_expansion")',
     'credit_baseline:\n  entity: person\n  period: year\n  type: float\n  formula: branch(credit, rules = "baseline")',
+    'income:\n  entity: person\n  period: year\n  type: float',
+    'scaled:\n  entity: person\n  period: year\n  type: float\n  formula: income * gov.other',
+    'boosted:\n  entity: person\n  period: year\n  type: float\n  formula: income * gov.credit.amount / 1000',
+    'total:\n  entity: person\n  period: year\n  type: float\n  formula: scaled + boosted + scaled * boosted / 1e6',
+    'total_old:\n  entity: person\n  period: year\n  type: float\n  formula: branch(total, rules = "pre_expansion")',
   ].join('\n'));
   write('rule_sets/pre_expansion.yaml', [
     'description: The credit of 2021 computed with the 2020 parameters, but the 2021 rate.',
@@ -184,6 +189,23 @@ describe('core: branches under other rules', () => {
     expect(Array.from(s.calculate('credit_baseline', '2021'))).to.deep.equal([232]);
     const planned = sim(model, ['a']).computeReleasing(['credit_baseline'], '2021', { chunkPeople: 0 });
     expect(Array.from(planned.get('credit_baseline')!)).to.deep.equal([232]);
+  });
+
+  it('takes into a branch under other rules the columns both rules compute alike', () => {
+    const s = sim(model, ['a', 'b']);
+    s.setInput('income', '2021', [1000, 2000]);
+    const plan = s.plan(['total', 'total_old'], '2021');
+    const branch = plan.steps.find((st) => st.kind === 'branch');
+    if (branch?.kind !== 'branch') throw new Error('no branch step');
+    // `scaled` reads no parameter the rule set changes: computed once, outside the branch.
+    expect(branch.plan.inputs.map((i) => i.name).sort()).to.deep.equal(['income', 'scaled']);
+    expect(branch.plan.steps.flatMap((st) => (st.kind === 'kernel' ? [st.kernel.variable] : []))).to.deep.equal(['total']);
+    const planned = s.computeReleasing(['total', 'total_old'], '2021', { chunkPeople: 0 });
+    const lazy = sim(model, ['a', 'b']);
+    lazy.setInput('income', '2021', [1000, 2000]);
+    expect(Array.from(planned.get('total')!)).to.deep.equal([7000 + 300 + 2.1, 14000 + 600 + 8.4]);
+    expect(Array.from(planned.get('total_old')!)).to.deep.equal([7000 + 100 + 0.7, 14000 + 200 + 2.8]);
+    expect(Array.from(lazy.calculate('total_old', '2021'))).to.deep.equal(Array.from(planned.get('total_old')!));
   });
 
   it('refuses a rule set that pins a parameter that does not exist', () => {
