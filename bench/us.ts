@@ -118,7 +118,9 @@ export async function run(args: string[]): Promise<void> {
   };
   const first = runOnce();
   const runs: ReturnType<typeof runOnce>[] = [];
-  for (let rep = 0; rep < 3; rep++) {
+  // More runs show the steady state: V8 optimises each kernel's loops over the first few runs.
+  const repeats = Number(flag(args, '--runs', '3'));
+  for (let rep = 0; rep < repeats; rep++) {
     global.gc?.();
     runs.push(runOnce());
   }
