@@ -27,7 +27,8 @@ export interface Kernel {
  * Kernel factories by generated code. A reform changes a few parameters, so most of its kernels
  * have the baseline's code with other constants (K): they reuse the baseline's factory, and V8 its
  * parsed and optimised code, instead of compiling the whole model again (a reformed UK model's
- * first run cost about 0.4 s more than the baseline's). Bounded: cleared when it grows large.
+ * first run cost about 0.4 s more than the baseline's). The months of a monthly variable do the
+ * same. Bounded: cleared when it grows large.
  */
 const factories = new Map<string, KernelFactory>();
 const MAX_FACTORIES = 20000;
@@ -51,8 +52,11 @@ function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: 
   const source = b.source(spec.entity, outputArrayType(spec), body.mask, body.maskEnd, literal(body.maskDefault), value);
   let fn: (C: Column[], P: PopulationView) => Column;
   try {
-    // The source URL names the kernel in profiles, stack traces and V8 traces.
-    const code = `${source}\n//# sourceURL=fiscus:${spec.name}@${period}`;
+    // The source URL names the variable in profiles, stack traces and V8 traces. It leaves the
+    // period out: a monthly variable whose months compile to the same code (other constants in K)
+    // then shares one factory, and V8 parses and optimises its loops once, not once a month
+    // (US household_net_income, 1M people: 3.0-3.6 s -> 2.8 s).
+    const code = `${source}\n//# sourceURL=fiscus:${spec.name}`;
     fn = factoryOf(code)(b.consts, runtime);
   } catch (err) {
     throw new CompileError(`internal code generation error: ${(err as Error).message}`);
