@@ -355,15 +355,19 @@ export function buildPlan(
   const outputs = targets.map((name) => ({ name, slot: readSlot(name, period) }));
 
   // 4. Free each intermediate column after the last step reading it.
-  const lastReader = new Map<number, number>();
-  steps.forEach((st, i) => st.deps.forEach((d) => lastReader.set(d, i)));
-  const keep = new Set([...inputs.map((i) => i.slot), ...outputs.map((o) => o.slot)]);
-  for (const [slot, i] of lastReader) if (!keep.has(slot)) steps[i].release.push(slot);
+  scheduleReleases(steps, new Set([...inputs.map((i) => i.slot), ...outputs.map((o) => o.slot)]));
 
   let constantCount = 0;
   for (const s of state.values()) if (s.kind === 'const') constantCount++;
   const global = steps.some((st) => (st.kind === 'kernel' && st.kernel.global) || (st.kind === 'branch' && st.plan.global));
   return { inputs, steps, outputs, slotCount, stats: { kernels, inlined: inline.size, constants: constantCount }, global };
+}
+
+/** Free each column after the last step reading it, except those in `keep` (inputs, outputs). */
+export function scheduleReleases(steps: PlanStep[], keep: Set<number>): void {
+  const lastReader = new Map<number, number>();
+  steps.forEach((st, i) => st.deps.forEach((d) => lastReader.set(d, i)));
+  for (const [slot, i] of lastReader) if (!keep.has(slot)) steps[i].release.push(slot);
 }
 
 const signatures = new WeakMap<Kernel, string>();
