@@ -10,14 +10,10 @@ import { ascending, gini, topShare, weightedMedian } from './stats';
 import type { ReportSpec } from './targets';
 import type { InequalityFigures, PovertyFigure, ProgramTotal, SimulationSummary } from './types';
 
-export const AGE_GROUPS: { group: string; test: (age: number) => boolean }[] = [
-  { group: 'all', test: () => true },
-  { group: 'child', test: (a) => a < 18 },
-  { group: 'working_age', test: (a) => a >= 18 && a < 65 },
-  { group: 'senior', test: (a) => a >= 65 },
-];
+/** The age groups poverty is reported by (besides 'all'), in the order `ageGroup` numbers them. */
+const AGE_GROUPS = ['child', 'working_age', 'senior'];
 
-/** Index of a person's age group in AGE_GROUPS after 'all' (0: child, 1: working age, 2: senior). */
+/** A person's age group: 0 child (under 18), 1 working age (18-64), 2 senior (65 and over). */
 const ageGroup = (age: number): number => (age < 18 ? 0 : age < 65 ? 1 : 2);
 
 /** Weighted people of each age group per household (3 × households) and in all. */
@@ -120,7 +116,7 @@ export function povertyFigures(prep: PreparedDataset, spec: ReportSpec, outputs:
     const total = all[0] + all[1] + all[2];
     const poorTotal = count[0] + count[1] + count[2];
     out.push({ measure, group: 'all', rate: total > 0 ? poorTotal / total : 0, count: poorTotal });
-    if (age) AGE_GROUPS.slice(1).forEach((g, k) => out.push({ measure, group: g.group, rate: all[k] > 0 ? count[k] / all[k] : 0, count: count[k] }));
+    if (age) AGE_GROUPS.forEach((group, k) => out.push({ measure, group, rate: all[k] > 0 ? count[k] / all[k] : 0, count: count[k] }));
   };
   /** People in poverty by group, from a household-level test. */
   const byHouseholds = (poor: (h: number) => boolean) => {
