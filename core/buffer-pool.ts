@@ -4,22 +4,35 @@ type Ctor = Float64ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstruc
 /** The column types, by name (as kernels and outputArrayType name them). */
 export const COLUMN_TYPES: Record<string, Ctor> = { Float64Array, Int32Array, Uint8Array };
 
+/** A buffer the pool owns: the whole array, and the last view of its first rows handed out. */
+interface Entry {
+  whole: Column;
+  view: Column;
+}
+
 /**
  * Recycled column buffers. A request for n rows is served by any free buffer of the same type
  * with room for n (as a view of its first n rows), so chunks of slightly different sizes share
  * buffers. Only columns the engine allocated itself are ever given back.
+ *
+ * A chunked run allocates and recycles tens of thousands of columns, mostly of the same few
+ * sizes: each buffer keeps its last view, so a request of the same size creates no new array
+ * object (and leaves nothing for the garbage collector).
  */
 export class BufferPool {
-  private readonly free = new Map<string, Column[]>();
+  private readonly free = new Map<string, Entry[]>();
+  // Weak: a buffer handed out for good (an output) must not be kept alive by the pool.
+  private readonly entries = new WeakMap<ArrayBufferLike, Entry>();
 
   alloc(type: string, n: number): Column {
     const list = this.free.get(type);
     if (list) {
       for (let k = list.length - 1; k >= 0; k--) {
-        const buf = list[k];
-        if (buf.length >= n) {
+        const e = list[k];
+        if (e.whole.length >= n) {
           list.splice(k, 1);
-          return buf.length === n ? buf : buf.subarray(0, n);
+          if (e.view.length !== n) e.view = e.whole.length === n ? e.whole : e.whole.subarray(0, n);
+          return e.view;
         }
       }
     }
@@ -29,12 +42,16 @@ export class BufferPool {
   }
 
   recycle(col: Column): void {
-    const type = col.constructor.name;
-    const C = COLUMN_TYPES[type];
-    const buffer = col.buffer as ArrayBuffer;
-    const whole = new C(buffer, 0, buffer.byteLength / C.BYTES_PER_ELEMENT) as Column;
+    let e = this.entries.get(col.buffer);
+    if (!e) {
+      const C = COLUMN_TYPES[col.constructor.name];
+      const whole = col.byteOffset === 0 && col.byteLength === col.buffer.byteLength ? col : (new C(col.buffer as ArrayBuffer, 0, col.buffer.byteLength / C.BYTES_PER_ELEMENT) as Column);
+      e = { whole, view: col.byteOffset === 0 ? col : whole };
+      this.entries.set(col.buffer, e);
+    }
+    const type = e.whole.constructor.name;
     const list = this.free.get(type);
-    if (list) list.push(whole);
-    else this.free.set(type, [whole]);
+    if (list) list.push(e);
+    else this.free.set(type, [e]);
   }
 }

@@ -49,7 +49,7 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
     if (acc === undefined) {
       acc = out;
       b.aggregates.set(key, acc);
-      b.loop([acc], `const ${acc} = ${b.scratch(type, nT, acc, fill)};`, n, j, body(acc), post?.(acc) ?? '');
+      b.loop([acc], `const ${acc} = ${b.scratch(type, nT, acc, fill)};`, n, j, body(acc), post?.(acc) ?? '', { entity: target, map: m });
     }
     return { k: 'row', code: c.project(acc, target, scope, `${fn}()`), entity: scope.entity, t };
   };

@@ -33,10 +33,24 @@ export class CompileError extends Error {}
  */
 type Stage =
   | { names: string[]; code: string }
-  | { names: string[]; loop: { pre: string; n: string; idx: string; body: string; post: string } };
+  | { names: string[]; loop: { pre: string; n: string; idx: string; body: string; post: string; group?: GroupRows } };
+
+/**
+ * A pre-loop over the members of a group whose results are per group: member `idx` contributes
+ * only to the row `${map}[idx]` of `entity`. Its rows can be skipped when that group's row is
+ * outside the kernel's mask and nothing before the mask reads the results.
+ */
+export interface GroupRows {
+  entity: string;
+  map: string;
+}
 
 /** Raised when an inline local is needed by a loop other than the main one; the variable is recompiled with locals in arrays. */
 export class NeedMaterialize extends Error {}
+
+type LoopStage = Extract<Stage, { loop: unknown }>;
+/** A pre-loop's condition on its row, written for a given loop index variable. */
+type Guard = (idx: string) => string;
 
 /**
  * Collects the pieces of one kernel: dependency columns, constant tables, population maps,
@@ -105,23 +119,24 @@ export class KernelBuilder {
   }
 
   /** A pre-loop over `n` rows declaring `names` (in `pre`), which may share its loop with its neighbours. */
-  loop(names: string[], pre: string, n: string, idx: string, body: string, post = ''): void {
-    this.stages.push({ names, loop: { pre, n, idx, body, post } });
+  loop(names: string[], pre: string, n: string, idx: string, body: string, post = '', group?: GroupRows): void {
+    this.stages.push({ names, loop: { pre, n, idx, body, post, group } });
   }
 
   /**
    * Stages as code. A loop joins an earlier loop over the same rows when it reads nothing declared
    * from that loop on (it then runs at that loop's place, which its inputs already precede).
    */
-  private stageCode(): { names: string[]; code: string }[] {
-    type LoopStage = Extract<Stage, { loop: unknown }>;
-    const units: { names: string[]; code?: string; group?: LoopStage[] }[] = [];
-    for (const st of this.stages) {
-      if (!('loop' in st)) {
-        units.push({ names: st.names, code: st.code });
+  private stageCode(guard: (l: LoopStage['loop'], names: string[]) => Guard | null): { names: string[]; code: string }[] {
+    const units: { names: string[]; code?: string; group?: LoopStage[]; conds?: (Guard | null)[] }[] = [];
+    for (const stage of this.stages) {
+      if (!('loop' in stage)) {
+        units.push({ names: stage.names, code: stage.code });
         continue;
       }
+      const st = stage;
       const l = st.loop;
+      const cond = guard(l, st.names);
       const text = `${l.pre}\n${l.body}\n${l.post}`;
       const reads = (u: { names: string[] }) => u.names.some((name) => new RegExp(`\\b${name}\\b`).test(text));
       let at = -1;
@@ -131,21 +146,48 @@ export class KernelBuilder {
       }
       if (at >= 0) {
         units[at].group!.push(st);
+        units[at].conds!.push(cond);
         units[at].names.push(...st.names);
-      } else units.push({ names: [...st.names], group: [st] });
+      } else units.push({ names: [...st.names], group: [st], conds: [cond] });
     }
     return units.map((u) => {
       if (!u.group) return { names: u.names, code: u.code! };
+      const conds = u.conds!;
       if (u.group.length === 1) {
         const l = u.group[0].loop;
-        return { names: u.names, code: `${l.pre}\nfor (let ${l.idx} = 0; ${l.idx} < ${l.n}; ${l.idx}++) { ${l.body} }${l.post ? `\n${l.post}` : ''}` };
+        const body = conds[0] === null ? l.body : `if (!(${conds[0](l.idx)})) continue; ${l.body}`;
+        return { names: u.names, code: `${l.pre}\nfor (let ${l.idx} = 0; ${l.idx} < ${l.n}; ${l.idx}++) { ${body} }${l.post ? `\n${l.post}` : ''}` };
       }
       const q = this.temp('q');
       const pre = u.group.map((g) => g.loop.pre).join('\n');
-      const bodies = u.group.map((g) => `  { const ${g.loop.idx} = ${q}; ${g.loop.body} }`).join('\n');
+      // Loops that all skip the same members (one mask, one map) test it once per member.
+      const shared = conds.every((c) => c !== null && c(q) === conds[0]!(q)) ? conds[0]!(q) : null;
+      const bodies = (shared === null ? [] : [`  if (!(${shared})) continue;`])
+        .concat(u.group.map((g, k) => `  { const ${g.loop.idx} = ${q}; ${shared === null && conds[k] ? `if (${conds[k]!(g.loop.idx)}) { ${g.loop.body} }` : g.loop.body} }`))
+        .join('\n');
       const post = u.group.map((g) => g.loop.post).filter((x) => x).join('\n');
       return { names: u.names, code: `${pre}\nfor (let ${q} = 0; ${q} < ${u.group[0].loop.n}; ${q}++) {\n${bodies}\n}${post ? `\n${post}` : ''}` };
     });
+  }
+
+  /**
+   * For a kernel whose mask reads only columns at its row (a defined_for variable, a state's
+   * rule), the condition under which a pre-loop over a group's members must visit a member: the
+   * mask of the member's group, when the loop's results are read only on rows the mask keeps.
+   * Members of groups outside the mask are skipped (their accumulators are never read).
+   */
+  private maskGuard(entity: string, main: { lines: string[]; maskEnd: number; mask: string | null }): (l: LoopStage['loop'], names: string[]) => Guard | null {
+    const mask = main.mask;
+    if (mask === null || main.maskEnd > 0 || !PURE_MASK.test(mask)) return () => null;
+    const before = main.lines.slice(0, main.maskEnd).join('\n') + '\n' + mask;
+    const others = (names: string[]) => this.stages.filter((st) => !st.names.some((n) => names.includes(n)));
+    return (l, names) => {
+      if (l.group?.entity !== entity) return null;
+      const read = (text: string) => names.some((n) => new RegExp(`\\b${n}\\b`).test(text));
+      if (read(before) || others(names).some((st) => read('loop' in st ? `${st.loop.pre}\n${st.loop.body}\n${st.loop.post}` : st.code))) return null;
+      const map = l.group.map;
+      return (idx) => mask.replace(/\bi\b/g, `${map}[${idx}]`);
+    };
   }
 
   helper(code: (name: string) => string): string {
@@ -173,7 +215,8 @@ export class KernelBuilder {
     this.consts.forEach((_, i) => lines.push(`const k${i} = K[${i}];`));
     lines.push(...this.helpers);
     const calls: string[] = [];
-    this.stageCode().forEach((st, i) => {
+    const main = hoistGathers(sinkSingleUse(this.mainLines, maskEnd, maskCode, valueCode), () => this.temp('G_'));
+    this.stageCode(this.maskGuard(entity, main)).forEach((st, i) => {
       const params = ['P', ...perCall.filter((name) => new RegExp(`\\b${name}\\b`).test(st.code))];
       const ret = st.names.length === 1 ? st.names[0] : `[${st.names.join(', ')}]`;
       lines.push(`function stage${i}(${params.join(', ')}) {\n${st.code}\nreturn ${ret};\n}`);
@@ -182,7 +225,6 @@ export class KernelBuilder {
     });
     // The main loop is a function of its own too: in the kernel, code after an optimised loop that
     // never ran before (buffer recycling) would deoptimise it at the end of every first run.
-    const main = sinkSingleUse(this.mainLines, maskEnd, maskCode, valueCode);
     const body: string[] = [`for (let i = 0; i < n_${entity}; i++) {`];
     for (const l of main.lines.slice(0, main.maskEnd)) body.push(`  ${l}`);
     if (main.mask) body.push(`  if (!(${main.mask})) { out[i] = ${defaultCode}; continue; }`);
@@ -205,6 +247,57 @@ export class KernelBuilder {
   }
 }
 
+/** The mask as pre-loop code, when it reads only columns, constants and maps at the row `i`. */
+const PURE_MASK = /^(?:\s|\bc\d+\b|\bk\d+\b|\bm_\w+\b|\bi\b|\bMath\.\w+\b|\d+(?:\.\d+)?(?:e[+-]?\d+)?|[-+*/%<>=!&|?:()[\],.])*$/;
+
+interface MainLoop {
+  lines: string[];
+  maskEnd: number;
+  mask: string | null;
+  value: string;
+}
+
+/** A column or accumulator read through a map at the loop's row: two dependent loads. */
+const GATHER = /\b[ac]\d+\[m_\w+\[i\]\]/g;
+
+/**
+ * A value read through a map more than once in the main loop (a household's state read by each
+ * of a formula's parameter lookups) is loaded once per row, before the mask when the mask reads
+ * it, else just after. V8 does not reliably merge the repeated loads itself (a loop with eight
+ * reads of one state: about 15 % slower).
+ */
+function hoistGathers(main: MainLoop, temp: () => string): MainLoop {
+  const uses = new Map<string, { n: number; early: boolean }>();
+  const count = (text: string | null, early: boolean) => {
+    for (const g of text?.match(GATHER) ?? []) {
+      const u = uses.get(g) ?? { n: 0, early: false };
+      u.n++;
+      u.early ||= early;
+      uses.set(g, u);
+    }
+  };
+  main.lines.forEach((l, k) => count(l, k < main.maskEnd));
+  count(main.mask, true);
+  count(main.value, false);
+  const names = new Map<string, string>();
+  const early: string[] = [];
+  const late: string[] = [];
+  for (const [g, u] of uses) {
+    if (u.n < 2) continue;
+    const v = temp();
+    names.set(g, v);
+    (u.early ? early : late).push(`const ${v} = ${g};`);
+  }
+  if (names.size === 0) return main;
+  const put = (text: string) => text.replace(GATHER, (g) => names.get(g) ?? g);
+  return {
+    lines: [...early, ...main.lines.slice(0, main.maskEnd).map(put), ...late, ...main.lines.slice(main.maskEnd).map(put)],
+    maskEnd: early.length + main.maskEnd,
+    mask: main.mask === null ? null : put(main.mask),
+    value: put(main.value),
+  };
+}
+
 /**
  * Main-loop values used exactly once are written where they are used instead of computed up
  * front: one used in a branch of a condition (a Scottish or a rest-of-UK tax, a means test only
@@ -212,7 +305,7 @@ export class KernelBuilder {
  * the mask only on the rows the mask keeps. Generated code has no side effects, so moving an
  * expression to its single use never changes a result.
  */
-function sinkSingleUse(lines: string[], maskEnd: number, mask: string | null, value: string): { lines: string[]; maskEnd: number; mask: string | null; value: string } {
+function sinkSingleUse(lines: string[], maskEnd: number, mask: string | null, value: string): MainLoop {
   const items = lines.map((l) => {
     const m = /^const (\w+) = ([\s\S]*);$/.exec(l);
     if (!m) throw new Error(`internal: unexpected main-loop line ${l}`);

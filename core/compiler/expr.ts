@@ -1,7 +1,8 @@
 import type { MathNode } from './parser';
 import type { VariableSpec, EntityDef } from '../types';
 import type { ValueAt } from '../../parameters/types';
-import { lastYear } from '../periods';
+import { lastYear, monthsOf } from '../periods';
+import { isFlow } from '../variables';
 import { CompileError, KernelBuilder, NeedMaterialize } from './builder';
 import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, arrayType, isConst, literal, typeOfConst } from './ir';
 import { indexParam, paramToValue, paramScales, scaleBracketValue } from './params';
@@ -65,7 +66,8 @@ export class ExprCompiler {
   constructor(
     private readonly b: KernelBuilder,
     private readonly env: CompileEnv,
-    private readonly inlineLocals: boolean,
+    /** Locals read by a pre-loop: they live in arrays; the others are main-loop values. */
+    private readonly arrays: ReadonlySet<string>,
     private readonly fusion: Fusion | null = null,
     /** Variables already computed inline in this kernel (shared with nested compilers). */
     private readonly inlined = new Map<string, RowIR>(),
@@ -100,7 +102,7 @@ export class ExprCompiler {
   private compiledLocal(ir: IR, scope: Scope): Exclude<Local, { kind: 'lazy' }> {
     if (ir.k !== 'row') return { kind: 'ir', ir };
     const v = this.b.temp('L_');
-    if (this.inlineLocals && scope.main) {
+    if (scope.main) {
       this.b.mainLines.push(`const ${v} = ${ir.code};`);
       return { kind: 'inline', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo };
     }
@@ -183,7 +185,9 @@ export class ExprCompiler {
     if (local?.kind === 'lazy') {
       // Every scope holding this local sees it compiled: the entry is rewritten in place. (Its
       // expression sees only earlier locals, so it cannot read itself.)
-      const compiled = this.compiledLocal(this.compile(local.node, local.scope), local.scope);
+      // A local a pre-loop reads is compiled as pre-loop code (it cannot see main-loop values).
+      const at = this.arrays.has(name) ? { ...local.scope, main: false } : local.scope;
+      const compiled = this.compiledLocal(this.compile(local.node, at), at);
       for (const key of Object.keys(local)) delete (local as Record<string, unknown>)[key];
       Object.assign(local, compiled);
     }
@@ -214,7 +218,7 @@ export class ExprCompiler {
   /** The same compiler reading variables and parameters at another period (locals stay visible). */
   atPeriod(period: string): ExprCompiler {
     const env = { ...this.env.forPeriod(period), aliases: this.env.aliases };
-    return new ExprCompiler(this.b, env, this.inlineLocals, this.fusion, this.inlined);
+    return new ExprCompiler(this.b, env, this.arrays, this.fusion, this.inlined);
   }
 
   get period(): string {
@@ -234,6 +238,19 @@ export class ExprCompiler {
       const col = this.b.dep(name, p, branch);
       return { k: 'row', code: this.project(col, spec.entity, scope, name), entity: scope.entity, t, enumInfo };
     }
+    // A flow read over another period is converted in this kernel's loop, from the columns of its
+    // own period (the months of a year summed, a year's twelfth), as Simulation.calculate and plans
+    // convert: in the same order of additions, so to the same bits. A plan then runs no separate
+    // pass writing the converted column.
+    if (spec.period !== 'eternity' && isFlow(spec) && p.length !== (spec.period === 'month' ? 7 : 4)) {
+      if (spec.period === 'year') {
+        const year = this.variable(name, p.slice(0, 4), scope);
+        return year.k === 'const' ? { k: 'const', v: Number(year.v) / 12 } : { ...year, code: `(${year.code} / 12)` };
+      }
+      const months = monthsOf(Number(p.slice(0, 4))).map((m) => this.variable(name, m, scope));
+      if (months.every((m) => m.k === 'const')) return { k: 'const', v: months.reduce((a, m) => a + Number(m.v), 0) };
+      return { k: 'row', code: `(0 + ${months.map((m) => (m.k === 'const' ? literal(Number(m.v)) : m.code)).join(' + ')})`, entity: scope.entity, t };
+    }
     if (this.fusion) {
       const key = `${name}@${p}`;
       const c = this.fusion.constants.get(key);
@@ -251,7 +268,7 @@ export class ExprCompiler {
     const done = this.inlined.get(key);
     if (done) return done;
     const env = { ...this.env, aliases: spec.params ?? {} };
-    const sub = new ExprCompiler(this.b, env, this.inlineLocals, this.fusion, this.inlined);
+    const sub = new ExprCompiler(this.b, env, this.arrays, this.fusion, this.inlined);
     const inner: Scope = { entity: spec.entity, idx: scope.idx, main: true, locals: new Map() };
     const body = compileVariableBody(sub, this.b, env, spec, expressionAt(spec, this.env.period, env)!, inner);
     let value = body.row === null ? literal(body.constant!) : spec.type === 'int' ? `((${body.row.code}) | 0)` : body.row.code;
@@ -532,6 +549,13 @@ export class ExprCompiler {
     const codes = values.map((v) => (x.t === 'str' ? String(strings.code(String(v))) : String(Number(v))));
     if (codes.some((c) => c === 'NaN')) throw new CompileError(`isin(x, ${arg.toString()}): a number cannot be in a list of texts`);
     if (codes.length === 0) return { k: 'const', v: false };
+    if (x.t === 'str') {
+      // Texts are interned as small integer codes: membership is a byte table (a code beyond it,
+      // a text interned later, reads undefined: not a member), much cheaper than a Set per row.
+      const table = new Uint8Array(Math.max(...codes.map(Number)) + 1);
+      for (const c of codes) table[Number(c)] = 1;
+      return { k: 'row', code: `(${this.b.constant(table)}[${x.code}] === 1)`, entity: scope.entity, t: 'bool' };
+    }
     const set = this.b.constant(new Set(codes.map(Number)));
     return { k: 'row', code: `${set}.has(${x.code})`, entity: scope.entity, t: 'bool' };
   }

@@ -43,9 +43,9 @@ function factoryOf(code: string): KernelFactory {
   return f;
 }
 
-function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: string, inline: boolean, fusion: Fusion | null): Kernel {
+function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: string, arrays: ReadonlySet<string>, fusion: Fusion | null): Kernel {
   const b = new KernelBuilder();
-  const c = new ExprCompiler(b, env, inline, fusion);
+  const c = new ExprCompiler(b, env, arrays, fusion);
   const scope: Scope = { entity: spec.entity, idx: 'i', main: true, locals: new Map() };
   const body = compileVariableBody(c, b, env, spec, text, scope);
   const value = body.row === null ? literal(body.constant!) : body.row.code;
@@ -83,12 +83,16 @@ export function compileVariable(spec: VariableSpec, period: string, env: Compile
   try {
     const text = expressionAt(spec, period, env);
     if (text === null) return null;
-    try {
-      return compileWith(spec, period, env, text, true, fusion);
-    } catch (err) {
-      if (!(err instanceof NeedMaterialize)) throw err;
-      // Locals in arrays are filled by pre-loops, which cannot see values computed inline in the main loop.
-      return compileWith(spec, period, env, text, false, fusion && { constants: fusion.constants, inline: new Set() });
+    // Locals are main-loop values unless a pre-loop (an aggregate's loop) reads them: those are
+    // found one at a time and compiled again as arrays filled by pre-loops of their own.
+    const arrays = new Set<string>();
+    for (;;) {
+      try {
+        return compileWith(spec, period, env, text, arrays, fusion);
+      } catch (err) {
+        if (!(err instanceof NeedMaterialize) || arrays.has(err.message)) throw err;
+        arrays.add(err.message);
+      }
     }
   } catch (err) {
     if (err instanceof EngineError) throw err;
