@@ -50,7 +50,34 @@ export class PopulationIndex implements PopulationView {
 
   /** Give a column back for reuse; the caller must hold no other reference to it. */
   recycle(col: Column): void {
+    const lists = this.rowLists.get(col);
+    if (lists) {
+      this.rowLists.delete(col);
+      for (const rows of lists.values()) this.pool.recycle(rows);
+    }
     this.pool.recycle(col);
+  }
+
+  private readonly rowLists = new Map<Column, Map<string, Int32Array>>();
+  private readonly mapIds = new WeakMap<Int32Array, number>();
+  private mapCount = 0;
+
+  rowsWhere(mask: Column, maps: Int32Array[], n: number): Int32Array {
+    let byMaps = this.rowLists.get(mask);
+    if (!byMaps) this.rowLists.set(mask, (byMaps = new Map()));
+    const key = `${n}|${maps.map((m) => this.mapId(m)).join(',')}`;
+    let rows = byMaps.get(key);
+    if (!rows) {
+      rows = selectRows(mask, maps, n, (size) => this.pool.alloc('Int32Array', size) as Int32Array);
+      byMaps.set(key, rows);
+    }
+    return rows;
+  }
+
+  private mapId(m: Int32Array): number {
+    let id = this.mapIds.get(m);
+    if (id === undefined) this.mapIds.set(m, (id = this.mapCount++));
+    return id;
   }
 
   /** First member (lowest person row) of each instance of a group; -1 for an empty group. */
@@ -82,4 +109,26 @@ export class PopulationIndex implements PopulationView {
     }
     return out;
   }
+}
+
+/** Rows whose (mapped) mask holds, listed in one pass into a buffer of `n` rows from `alloc` (a view of its start). */
+function selectRows(mask: Column, maps: Int32Array[], n: number, alloc: (n: number) => Int32Array): Int32Array {
+  const out = alloc(n);
+  let w = 0;
+  if (maps.length === 0) {
+    for (let j = 0; j < n; j++) if (mask[j]) out[w++] = j;
+  } else if (maps.length === 1) {
+    const m = maps[0];
+    for (let j = 0; j < n; j++) if (mask[m[j]]) out[w++] = j;
+  } else if (maps.length === 2) {
+    const [m0, m1] = maps;
+    for (let j = 0; j < n; j++) if (mask[m1[m0[j]]]) out[w++] = j;
+  } else {
+    for (let j = 0; j < n; j++) {
+      let k = j;
+      for (const m of maps) k = m[k];
+      if (mask[k]) out[w++] = j;
+    }
+  }
+  return w === n ? out : out.subarray(0, w);
 }

@@ -19,6 +19,11 @@ export interface PopulationView {
   ordered(): boolean;
   /** Return a buffer nothing references any more. */
   recycle(col: Float64Array | Int32Array | Uint8Array): void;
+  /**
+   * The rows `j < n` where `mask[maps[k-1][...maps[0][j]]]` is true, in order; the same list for
+   * the same mask column and maps until the column is recycled.
+   */
+  rowsWhere(mask: Float64Array | Int32Array | Uint8Array, maps: Int32Array[], n: number): Int32Array;
 }
 
 /** Generated code is a factory: called once with the constants and helpers, it returns the kernel. */
@@ -49,8 +54,11 @@ export interface GroupRows {
 export class NeedMaterialize extends Error {}
 
 type LoopStage = Extract<Stage, { loop: unknown }>;
-/** A pre-loop's condition on its row, written for a given loop index variable. */
-type Guard = (idx: string) => string;
+/** Which rows of a pre-loop to visit: a condition on the row, and the same as a list of rows when the runtime can share one. */
+interface Guard {
+  cond: (idx: string) => string;
+  rows: RowsSpec | null;
+}
 
 /**
  * Collects the pieces of one kernel: dependency columns, constant tables, population maps,
@@ -153,20 +161,26 @@ export class KernelBuilder {
     return units.map((u) => {
       if (!u.group) return { names: u.names, code: u.code! };
       const conds = u.conds!;
-      if (u.group.length === 1) {
-        const l = u.group[0].loop;
-        const body = conds[0] === null ? l.body : `if (!(${conds[0](l.idx)})) continue; ${l.body}`;
-        return { names: u.names, code: `${l.pre}\nfor (let ${l.idx} = 0; ${l.idx} < ${l.n}; ${l.idx}++) { ${body} }${l.post ? `\n${l.post}` : ''}` };
-      }
-      const q = this.temp('q');
-      const pre = u.group.map((g) => g.loop.pre).join('\n');
-      // Loops that all skip the same members (one mask, one map) test it once per member.
-      const shared = conds.every((c) => c !== null && c(q) === conds[0]!(q)) ? conds[0]!(q) : null;
-      const bodies = (shared === null ? [] : [`  if (!(${shared})) continue;`])
-        .concat(u.group.map((g, k) => `  { const ${g.loop.idx} = ${q}; ${shared === null && conds[k] ? `if (${conds[k]!(g.loop.idx)}) { ${g.loop.body} }` : g.loop.body} }`))
-        .join('\n');
       const post = u.group.map((g) => g.loop.post).filter((x) => x).join('\n');
-      return { names: u.names, code: `${pre}\nfor (let ${q} = 0; ${q} < ${u.group[0].loop.n}; ${q}++) {\n${bodies}\n}${post ? `\n${post}` : ''}` };
+      const pre = u.group.map((g) => g.loop.pre).join('\n');
+      const n = u.group[0].loop.n;
+      const q = u.group.length === 1 ? u.group[0].loop.idx : this.temp('q');
+      // Loops that all skip the same rows (one mask, one map) test them once per row, or visit
+      // only the rows of a list the runtime builds once per mask.
+      const shared = conds.every((c) => c !== null && c.cond(q) === conds[0]!.cond(q)) ? conds[0] : null;
+      const bodies = u.group.map((g, k) => {
+        const body = shared === null && conds[k] ? `if (${conds[k]!.cond(g.loop.idx)}) { ${g.loop.body} }` : g.loop.body;
+        return u.group!.length === 1 ? body : `  { const ${g.loop.idx} = ${q}; ${body} }`;
+      });
+      let loop: string;
+      if (shared?.rows) {
+        const r = this.temp('r');
+        loop = `const ${r}s = ${rowsCall(shared.rows, n)};\nfor (let ${r} = 0; ${r} < ${r}s.length; ${r}++) {\nconst ${q} = ${r}s[${r}];\n${bodies.join('\n')}\n}`;
+      } else {
+        const skip = shared === null ? [] : [`  if (!(${shared.cond(q)})) continue;`];
+        loop = `for (let ${q} = 0; ${q} < ${n}; ${q}++) {\n${[...skip, ...bodies].join('\n')}\n}`;
+      }
+      return { names: u.names, code: `${pre}\n${loop}${post ? `\n${post}` : ''}` };
     });
   }
 
@@ -186,7 +200,8 @@ export class KernelBuilder {
       const read = (text: string) => names.some((n) => new RegExp(`\\b${n}\\b`).test(text));
       if (read(before) || others(names).some((st) => read('loop' in st ? `${st.loop.pre}\n${st.loop.body}\n${st.loop.post}` : st.code))) return null;
       const map = l.group.map;
-      return (idx) => mask.replace(/\bi\b/g, `${map}[${idx}]`);
+      const rows = simpleMask(mask);
+      return { cond: (idx) => mask.replace(/\bi\b/g, `${map}[${idx}]`), rows: rows && { col: rows.col, maps: [map, ...rows.maps] } };
     };
   }
 
@@ -215,8 +230,14 @@ export class KernelBuilder {
     this.consts.forEach((_, i) => lines.push(`const k${i} = K[${i}];`));
     lines.push(...this.helpers);
     const calls: string[] = [];
-    const main = hoistGathers(sinkSingleUse(this.mainLines, maskEnd, maskCode, valueCode), () => this.temp('G_'));
-    this.stageCode(this.maskGuard(entity, main)).forEach((st, i) => {
+    const sunk = sinkSingleUse(this.mainLines, maskEnd, maskCode, valueCode);
+    // A mask that is one column (a defined_for variable, a state) is a list of rows, built once per
+    // column and population by the runtime and shared by every kernel with that mask: the loop
+    // visits those rows only (the others keep the default), and a state's rules cost in proportion
+    // to that state's rows.
+    const rows = sunk.maskEnd === 0 && sunk.mask !== null ? simpleMask(sunk.mask) : null;
+    const main = hoistGathers(rows ? { ...sunk, mask: null } : sunk, () => this.temp('G_'));
+    this.stageCode(this.maskGuard(entity, sunk)).forEach((st, i) => {
       const params = ['P', ...perCall.filter((name) => new RegExp(`\\b${name}\\b`).test(st.code))];
       const ret = st.names.length === 1 ? st.names[0] : `[${st.names.join(', ')}]`;
       lines.push(`function stage${i}(${params.join(', ')}) {\n${st.code}\nreturn ${ret};\n}`);
@@ -225,7 +246,8 @@ export class KernelBuilder {
     });
     // The main loop is a function of its own too: in the kernel, code after an optimised loop that
     // never ran before (buffer recycling) would deoptimise it at the end of every first run.
-    const body: string[] = [`for (let i = 0; i < n_${entity}; i++) {`];
+    if (rows) perCall.push('R_');
+    const body: string[] = rows ? [`out.fill(${defaultCode});`, 'for (let r = 0; r < R_.length; r++) {', '  const i = R_[r];'] : [`for (let i = 0; i < n_${entity}; i++) {`];
     for (const l of main.lines.slice(0, main.maskEnd)) body.push(`  ${l}`);
     if (main.mask) body.push(`  if (!(${main.mask})) { out[i] = ${defaultCode}; continue; }`);
     for (const l of main.lines.slice(main.maskEnd)) body.push(`  ${l}`);
@@ -238,6 +260,7 @@ export class KernelBuilder {
     for (const [v, expr] of this.maps) lines.push(`const ${v} = ${expr};`);
     for (const e of this.counts) lines.push(`const n_${e} = P.count(${literal(e)});`);
     lines.push(...calls);
+    if (rows) lines.push(`const R_ = ${rowsCall(rows, `n_${entity}`)};`);
     lines.push(`const out = P.alloc(${literal(outType)}, n_${entity});`);
     lines.push(`loop(${loopParams.join(', ')});`);
     for (const t of this.scratchNames) lines.push(`P.recycle(${t});`);
@@ -246,6 +269,20 @@ export class KernelBuilder {
     return lines.join('\n');
   }
 }
+
+/** Rows `j` of a loop where `col[maps[k-1][...maps[0][j]]]` holds (a column read through maps). */
+interface RowsSpec {
+  col: string;
+  maps: string[];
+}
+
+/** A mask that is one column read at the row, directly or through a map to a containing group. */
+function simpleMask(mask: string): RowsSpec | null {
+  const m = /^(c\d+)\[(?:(m_\w+)\[i\]|i)\]$/.exec(mask);
+  return m && { col: m[1], maps: m[2] ? [m[2]] : [] };
+}
+
+const rowsCall = (r: RowsSpec, n: string) => `P.rowsWhere(${r.col}, [${r.maps.join(', ')}], ${n})`;
 
 /** The mask as pre-loop code, when it reads only columns, constants and maps at the row `i`. */
 const PURE_MASK = /^(?:\s|\bc\d+\b|\bk\d+\b|\bm_\w+\b|\bi\b|\bMath\.\w+\b|\d+(?:\.\d+)?(?:e[+-]?\d+)?|[-+*/%<>=!&|?:()[\],.])*$/;
