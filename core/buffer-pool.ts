@@ -20,19 +20,24 @@ interface Entry {
  * object (and leaves nothing for the garbage collector).
  */
 export class BufferPool {
-  private readonly free = new Map<string, Entry[]>();
+  /** Free buffers by type, then by the length of their current view (the size last asked for). */
+  private readonly free = new Map<string, Map<number, Entry[]>>();
   // Weak: a buffer handed out for good (an output) must not be kept alive by the pool.
   private readonly entries = new WeakMap<ArrayBufferLike, Entry>();
 
   alloc(type: string, n: number): Column {
-    const list = this.free.get(type);
-    if (list) {
-      for (let k = list.length - 1; k >= 0; k--) {
-        const e = list[k];
-        if (e.whole.length >= n) {
-          list.splice(k, 1);
-          if (e.view.length !== n) e.view = e.whole.length === n ? e.whole : e.whole.subarray(0, n);
-          return e.view;
+    const bySize = this.free.get(type);
+    if (bySize) {
+      const same = bySize.get(n)?.pop();
+      if (same) return same.view;
+      for (const list of bySize.values()) {
+        for (let k = list.length - 1; k >= 0; k--) {
+          const e = list[k];
+          if (e.whole.length >= n) {
+            list.splice(k, 1);
+            e.view = e.whole.length === n ? e.whole : e.whole.subarray(0, n);
+            return e.view;
+          }
         }
       }
     }
@@ -50,8 +55,10 @@ export class BufferPool {
       this.entries.set(col.buffer, e);
     }
     const type = e.whole.constructor.name;
-    const list = this.free.get(type);
+    let bySize = this.free.get(type);
+    if (!bySize) this.free.set(type, (bySize = new Map()));
+    const list = bySize.get(e.view.length);
     if (list) list.push(e);
-    else this.free.set(type, [e]);
+    else bySize.set(e.view.length, [e]);
   }
 }

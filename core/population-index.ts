@@ -24,7 +24,7 @@ export function isOrdered(pop: Population): boolean {
 
 /** Maps between entities of one population, built on demand and kept for the simulation's life. */
 export class PopulationIndex implements PopulationView {
-  private readonly maps = new Map<string, Int32Array>();
+  private readonly maps = new Map<string, Map<string, Int32Array>>();
   private readonly firsts = new Map<string, Int32Array>();
 
   constructor(
@@ -98,14 +98,15 @@ export class PopulationIndex implements PopulationView {
       if (!m) throw new EngineError(`the population has no membership for "${to}"`);
       return m;
     }
-    const key = `${from}>${to}`;
-    let out = this.maps.get(key);
+    let byTo = this.maps.get(from);
+    if (!byTo) this.maps.set(from, (byTo = new Map()));
+    let out = byTo.get(to);
     if (!out) {
       const first = this.firstMember(from);
       const m = this.population.membership[to];
       out = new Int32Array(first.length);
       for (let g = 0; g < first.length; g++) out[g] = first[g] >= 0 ? m[first[g]] : 0;
-      this.maps.set(key, out);
+      byTo.set(to, out);
     }
     return out;
   }
