@@ -58,6 +58,19 @@ export class PopulationIndex implements PopulationView {
     this.pool.recycle(col);
   }
 
+  /**
+   * Give this index's own arrays (maps between groups, first members, row lists) back to the pool:
+   * the index is not used again (a chunk's index at the end of the chunk).
+   */
+  dispose(): void {
+    for (const byTo of this.maps.values()) for (const m of byTo.values()) this.pool.recycle(m);
+    for (const f of this.firsts.values()) this.pool.recycle(f);
+    for (const lists of this.rowLists.values()) for (const rows of lists.values()) this.pool.recycle(rows);
+    this.maps.clear();
+    this.firsts.clear();
+    this.rowLists.clear();
+  }
+
   private readonly rowLists = new Map<Column, Map<string, Int32Array>>();
   private readonly mapIds = new WeakMap<Int32Array, number>();
   private mapCount = 0;
@@ -85,7 +98,7 @@ export class PopulationIndex implements PopulationView {
     let f = this.firsts.get(group);
     if (!f) {
       const m = this.population.membership[group];
-      f = new Int32Array(this.count(group)).fill(-1);
+      f = (this.pool.alloc('Int32Array', this.count(group)) as Int32Array).fill(-1);
       for (let i = m.length - 1; i >= 0; i--) f[m[i]] = i;
       this.firsts.set(group, f);
     }
@@ -104,7 +117,7 @@ export class PopulationIndex implements PopulationView {
     if (!out) {
       const first = this.firstMember(from);
       const m = this.population.membership[to];
-      out = new Int32Array(first.length);
+      out = this.pool.alloc('Int32Array', first.length) as Int32Array;
       for (let g = 0; g < first.length; g++) out[g] = first[g] >= 0 ? m[first[g]] : 0;
       byTo.set(to, out);
     }
