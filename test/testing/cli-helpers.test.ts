@@ -44,6 +44,18 @@ describe('fiscus CLI helpers', () => {
     fs.rmSync(dir, { recursive: true });
   });
 
+  it('leaves out the rules of country and state modules', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fiscus-module-'));
+    const files = ['country.yaml', 'parameters/p.yaml', 'variables/v.yaml', 'rule_sets/r.yaml', 'tests/t.yaml', 'states/xx/parameters/q.yaml', 'states/xx/variables/w.yaml', 'states/xx/tests/s.yaml', 'states/yy/variables/u.yaml'];
+    for (const f of files) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), '');
+    }
+    const found = collectTestFiles([dir, path.join(dir, 'variables/v.yaml')], '/').map((f) => path.relative(dir, f));
+    expect(found).to.deep.equal([path.join('states', 'xx', 'tests', 's.yaml'), path.join('tests', 't.yaml'), path.join('variables', 'v.yaml')]);
+    fs.rmSync(dir, { recursive: true });
+  });
+
   it('shows paths relative to the working folder when inside it', () => {
     expect(displayPath('/a/b/c.yaml', '/a')).to.equal(path.join('b', 'c.yaml'));
     expect(displayPath('/x/c.yaml', '/a')).to.equal('/x/c.yaml');
