@@ -167,6 +167,7 @@ function computeInto(model: CountryModel, runs: { sim: Simulation; outputs: Reco
     });
     // Each output column once (the simulations share the columns the reform does not change).
     for (const s of done) if (!inputSlots.has(s)) pool.recycle(slots[s]!);
+    view.dispose();
   }
   return [...shared];
 }
