@@ -128,21 +128,46 @@ export class PopulationIndex implements PopulationView {
 /** Rows whose (mapped) mask holds, listed in one pass into a buffer of `n` rows from `alloc` (a view of its start). */
 function selectRows(mask: Column, maps: Int32Array[], n: number, alloc: (n: number) => Int32Array): Int32Array {
   const out = alloc(n);
-  let w = 0;
-  if (maps.length === 0) {
-    for (let j = 0; j < n; j++) if (mask[j]) out[w++] = j;
-  } else if (maps.length === 1) {
-    const m = maps[0];
-    for (let j = 0; j < n; j++) if (mask[m[j]]) out[w++] = j;
-  } else if (maps.length === 2) {
-    const [m0, m1] = maps;
-    for (let j = 0; j < n; j++) if (mask[m1[m0[j]]]) out[w++] = j;
-  } else {
-    for (let j = 0; j < n; j++) {
-      let k = j;
-      for (const m of maps) k = m[k];
-      if (mask[k]) out[w++] = j;
-    }
-  }
+  let w: number;
+  if (!(mask instanceof Uint8Array) || maps.length > 2) w = listTruthy(mask, maps, n, out);
+  else if (maps.length === 0) w = listBool(mask, n, out);
+  else if (maps.length === 1) w = listBoolThrough(mask, maps[0], n, out);
+  else w = listBoolThrough2(mask, maps[0], maps[1], n, out);
   return w === n ? out : out.subarray(0, w);
+}
+
+// A boolean mask of the rows themselves (an eligibility flag, true on about half the rows) is
+// listed without a branch per row, which would mispredict every other row; a mask read through a
+// map (a state, the same for a group's consecutive rows) branches well. One function per shape,
+// so each loop stays monomorphic.
+function listBool(mask: Uint8Array, n: number, out: Int32Array): number {
+  let w = 0;
+  for (let j = 0; j < n; j++) {
+    out[w] = j;
+    w += +(mask[j] !== 0);
+  }
+  return w;
+}
+
+function listBoolThrough(mask: Uint8Array, m: Int32Array, n: number, out: Int32Array): number {
+  let w = 0;
+  for (let j = 0; j < n; j++) if (mask[m[j]] !== 0) out[w++] = j;
+  return w;
+}
+
+function listBoolThrough2(mask: Uint8Array, m0: Int32Array, m1: Int32Array, n: number, out: Int32Array): number {
+  let w = 0;
+  for (let j = 0; j < n; j++) if (mask[m1[m0[j]]] !== 0) out[w++] = j;
+  return w;
+}
+
+/** Other columns keep JavaScript's truthiness (NaN is false). */
+function listTruthy(mask: Column, maps: Int32Array[], n: number, out: Int32Array): number {
+  let w = 0;
+  for (let j = 0; j < n; j++) {
+    let k = j;
+    for (const m of maps) k = m[k];
+    if (mask[k]) out[w++] = j;
+  }
+  return w;
 }
