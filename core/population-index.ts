@@ -171,3 +171,11 @@ function listTruthy(mask: Column, maps: Int32Array[], n: number, out: Int32Array
   }
   return w;
 }
+
+/**
+ * One index kept for the life of the process. Compiled kernels are optimised for the hidden class
+ * of PopulationIndex; a full garbage collection that finds no index alive (between two runs)
+ * frees that class and deoptimises every kernel that checked it (about 330 in the US
+ * household_net_income), and the next run pays for optimising them again.
+ */
+export const KEEP_INDEX_SHAPE = new PopulationIndex({ count: {}, membership: {} }, '');
