@@ -26,6 +26,10 @@ export function isOrdered(pop: Population): boolean {
 export class PopulationIndex implements PopulationView {
   private readonly maps = new Map<string, Map<string, Int32Array>>();
   private readonly firsts = new Map<string, Int32Array>();
+  /** Row lists by mask column, then by maps and size (rowsWhere). */
+  private readonly rowLists = new Map<Column, Map<string, Int32Array>>();
+  private readonly mapIds = new WeakMap<Int32Array, number>();
+  private mapCount = 0;
 
   constructor(
     readonly population: Population,
@@ -70,10 +74,6 @@ export class PopulationIndex implements PopulationView {
     this.firsts.clear();
     this.rowLists.clear();
   }
-
-  private readonly rowLists = new Map<Column, Map<string, Int32Array>>();
-  private readonly mapIds = new WeakMap<Int32Array, number>();
-  private mapCount = 0;
 
   rowsWhere(mask: Column, maps: Int32Array[], n: number): Int32Array {
     let byMaps = this.rowLists.get(mask);
