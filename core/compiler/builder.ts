@@ -100,8 +100,17 @@ export class KernelBuilder {
   map(from: string, to: string): string {
     const v = `m_${from}_${to}`;
     this.maps.set(v, `P.map(${literal(from)}, ${literal(to)})`);
+    this.mapEnds.set(v, [from, to]);
     return v;
   }
+
+  /** The entities each map goes from and to. */
+  private readonly mapEnds = new Map<string, [string, string]>();
+
+  constructor(
+    /** Whether every instance of `inner` lies in one instance of `outer` (declared nesting). */
+    private readonly within: (inner: string, outer: string) => boolean = () => false,
+  ) {}
 
   count(entity: string): string {
     this.counts.add(entity);
@@ -201,8 +210,20 @@ export class KernelBuilder {
       if (read(before) || others(names).some((st) => read('loop' in st ? `${st.loop.pre}\n${st.loop.body}\n${st.loop.post}` : st.code))) return null;
       const map = l.group.map;
       const rows = simpleMask(mask);
-      return { cond: (idx) => mask.replace(/\bi\b/g, `${map}[${idx}]`), rows: rows && { col: rows.col, maps: [map, ...rows.maps] } };
+      return { cond: (idx) => mask.replace(/\bi\b/g, `${map}[${idx}]`), rows: rows && { col: rows.col, maps: this.shortcut([map, ...rows.maps]) } };
     };
+  }
+
+  /**
+   * Two maps in turn (a person to its tax unit, the tax unit to its household) as the one direct
+   * map when the middle entity lies within the last: the list of a household mask's persons is
+   * then the same whichever group a kernel reaches it through, and is built once.
+   */
+  private shortcut(maps: string[]): string[] {
+    if (maps.length !== 2) return maps;
+    const [a, b] = maps.map((m) => this.mapEnds.get(m));
+    if (!a || !b || a[1] !== b[0] || !this.within(b[0], b[1])) return maps;
+    return [this.map(a[0], b[1])];
   }
 
   helper(code: (name: string) => string): string {
@@ -237,7 +258,10 @@ export class KernelBuilder {
     // to that state's rows.
     const rows = sunk.maskEnd === 0 && sunk.mask !== null ? simpleMask(sunk.mask) : null;
     const main = hoistGathers(rows ? { ...sunk, mask: null } : sunk, () => this.temp('G_'));
-    this.stageCode(this.maskGuard(entity, sunk)).forEach((st, i) => {
+    const stages = this.stageCode(this.maskGuard(entity, sunk));
+    // Row lists may read a map no formula read (a shortcut): it is passed like the others.
+    for (const v of this.maps.keys()) if (!perCall.includes(v)) perCall.push(v);
+    stages.forEach((st, i) => {
       const params = ['P', ...perCall.filter((name) => new RegExp(`\\b${name}\\b`).test(st.code))];
       const ret = st.names.length === 1 ? st.names[0] : `[${st.names.join(', ')}]`;
       lines.push(`function stage${i}(${params.join(', ')}) {\n${st.code}\nreturn ${ret};\n}`);

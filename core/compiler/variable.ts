@@ -44,7 +44,7 @@ function factoryOf(code: string): KernelFactory {
 }
 
 function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: string, arrays: ReadonlySet<string>, fusion: Fusion | null): Kernel {
-  const b = new KernelBuilder();
+  const b = new KernelBuilder((inner, outer) => env.isWithin(inner, outer));
   const c = new ExprCompiler(b, env, arrays, fusion);
   const scope: Scope = { entity: spec.entity, idx: 'i', main: true, locals: new Map() };
   const body = compileVariableBody(c, b, env, spec, text, scope);
