@@ -54,17 +54,7 @@ export function runPlanInChunks(plan: Plan, model: CountryModel, pop: Population
   const pool = chunkPool;
   const out = new Map<string, Column>();
   for (const chunk of ranges) {
-    const count: Record<string, number> = {};
-    const membership: Record<string, Int32Array> = {};
-    for (const [entity, r] of Object.entries(chunk)) count[entity] = r.hi - r.lo;
-    const p = chunk[person];
-    for (const [g, m] of Object.entries(pop.membership)) {
-      const base = chunk[g].lo;
-      const local = pool.alloc('Int32Array', p.hi - p.lo) as Int32Array;
-      for (let i = 0; i < local.length; i++) local[i] = m[p.lo + i] - base;
-      membership[g] = local;
-    }
-    const index = new PopulationIndex({ count, membership, ordered: true }, person, pool);
+    const index = chunkIndex(pop, chunk, person, pool);
     const cols = runPlan(plan, index, inputs.map((col, k) => col.subarray(chunk[entities[k]].lo, chunk[entities[k]].hi)));
     for (const [name, col] of cols) {
       const entity = model.variable(name).entity;
@@ -76,8 +66,28 @@ export function runPlanInChunks(plan: Plan, model: CountryModel, pop: Population
       full.set(col, chunk[entity].lo);
       if (!inputs.some((c) => c.buffer === col.buffer)) pool.recycle(col);
     }
-    index.dispose();
-    for (const m of Object.values(membership)) pool.recycle(m);
+    releaseChunk(index, pool);
   }
   return out;
+}
+
+/** One chunk as a population of its own: its rows and groups numbered from 0, membership arrays from `pool`. */
+export function chunkIndex(pop: Population, chunk: Record<string, Range>, person: string, pool: BufferPool): PopulationIndex {
+  const count: Record<string, number> = {};
+  const membership: Record<string, Int32Array> = {};
+  for (const [entity, r] of Object.entries(chunk)) count[entity] = r.hi - r.lo;
+  const p = chunk[person];
+  for (const [g, m] of Object.entries(pop.membership)) {
+    const base = chunk[g].lo;
+    const local = pool.alloc('Int32Array', p.hi - p.lo) as Int32Array;
+    for (let i = 0; i < local.length; i++) local[i] = m[p.lo + i] - base;
+    membership[g] = local;
+  }
+  return new PopulationIndex({ count, membership, ordered: true }, person, pool);
+}
+
+/** Give a chunk's arrays (its index's maps and lists, its membership) back to `pool` after its last use. */
+export function releaseChunk(index: PopulationIndex, pool: BufferPool): void {
+  index.dispose();
+  for (const m of Object.values(index.population.membership)) pool.recycle(m);
 }

@@ -6,9 +6,9 @@ import { loadCountry } from './country';
 import { CompileEnv, Fusion } from './compiler/expr';
 import { compileVariable, Kernel } from './compiler/variable';
 import { instantOf } from './periods';
-import { buildPlan, Plan, PlanSource, resolveRead } from './plan';
+import { buildPlan, Plan, PlanSource } from './plan';
 import { CountryDef, EngineError, EntityDef, VariableSpec } from './types';
-import { loadVariables } from './variables';
+import { loadVariables, resolveRead } from './variables';
 import { applyRuleSet, BranchSpec, loadRuleSets, parseBranchKey, RuleSet } from './branches';
 
 /**

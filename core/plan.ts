@@ -2,8 +2,7 @@ import type { PopulationView } from './compiler/builder';
 import type { Fusion } from './compiler/expr';
 import { defaultCode, outputArrayType } from './compiler/formula';
 import type { Kernel } from './compiler/variable';
-import { monthsOf, parsePeriod } from './periods';
-import { isFlow } from './variables';
+import { resolveRead } from './variables';
 import { Column, EngineError, VariableSpec } from './types';
 import { BranchSpec, changedNames, mergeOverrides } from './branches';
 
@@ -65,17 +64,6 @@ export interface PlanSource {
   branch(key: string): { source: PlanSource; spec: BranchSpec };
 }
 
-
-/** How a read of `name` at `period` maps onto its definition-period columns (as Simulation.calculate converts). */
-export function resolveRead(spec: VariableSpec, period: string): { how: 'exact' | 'sum' | 'twelfth'; periods: string[] } {
-  if (spec.period === 'eternity') return { how: 'exact', periods: ['eternity'] };
-  const p = parsePeriod(period);
-  if (p.unit === 'eternity') throw new EngineError(`${spec.name} is a ${spec.period} variable: ask for a ${spec.period}, not eternity`);
-  if (spec.period === p.unit) return { how: 'exact', periods: [period] };
-  if (spec.period === 'year') return { how: isFlow(spec) ? 'twelfth' : 'exact', periods: [String(p.year)] };
-  const months = monthsOf(p.year);
-  return isFlow(spec) ? { how: 'sum', periods: months } : { how: 'exact', periods: [months[11]] };
-}
 
 /** A read in another period from its definition-period columns, written into `out`. */
 export function convertRead(how: 'sum' | 'twelfth', cols: Column[], out: Float64Array): Float64Array {

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import Ajv from 'ajv';
 import { EngineError, VariableSpec } from './types';
+import { monthsOf, parsePeriod } from './periods';
 import { readYaml } from './yaml';
 
 // A formula may be a bare number in YAML (`2030-01-01: 0`); it is read as that expression.
@@ -113,4 +114,15 @@ export function defaultValue(spec: VariableSpec): number | boolean | string {
 /** Flows (amounts over a period) are summed or split when periods convert; stocks are copied. */
 export function isFlow(spec: VariableSpec): boolean {
   return spec.quantity_type ? spec.quantity_type === 'flow' : spec.type === 'float';
+}
+
+/** How a read of `name` at `period` maps onto its definition-period columns (as Simulation.calculate converts). */
+export function resolveRead(spec: VariableSpec, period: string): { how: 'exact' | 'sum' | 'twelfth'; periods: string[] } {
+  if (spec.period === 'eternity') return { how: 'exact', periods: ['eternity'] };
+  const p = parsePeriod(period);
+  if (p.unit === 'eternity') throw new EngineError(`${spec.name} is a ${spec.period} variable: ask for a ${spec.period}, not eternity`);
+  if (spec.period === p.unit) return { how: 'exact', periods: [period] };
+  if (spec.period === 'year') return { how: isFlow(spec) ? 'twelfth' : 'exact', periods: [String(p.year)] };
+  const months = monthsOf(p.year);
+  return isFlow(spec) ? { how: 'sum', periods: months } : { how: 'exact', periods: [months[11]] };
 }

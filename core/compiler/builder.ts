@@ -1,6 +1,6 @@
 import type { Column } from '../types';
 import { literal } from './ir';
-import { hoistGathers, PURE_MASK, rowsCall, type RowsSpec, simpleMask, sinkSingleUse } from './main-loop';
+import { hoistGathers, type MainLoop, PURE_MASK, rowsCall, type RowsSpec, simpleMask, sinkSingleUse } from './main-loop';
 
 export interface KernelDep {
   name: string;
@@ -199,7 +199,7 @@ export class KernelBuilder {
    * mask of the member's group, when the loop's results are read only on rows the mask keeps.
    * Members of groups outside the mask are skipped (their accumulators are never read).
    */
-  private maskGuard(entity: string, main: { lines: string[]; maskEnd: number; mask: string | null }): (l: LoopStage['loop'], names: string[]) => Guard | null {
+  private maskGuard(entity: string, main: MainLoop): (l: LoopStage['loop'], names: string[]) => Guard | null {
     const mask = main.mask;
     if (mask === null || main.maskEnd > 0 || !PURE_MASK.test(mask)) return () => null;
     const before = main.lines.slice(0, main.maskEnd).join('\n') + '\n' + mask;

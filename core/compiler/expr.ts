@@ -1,8 +1,8 @@
 import type { MathNode } from './parser';
 import type { VariableSpec, EntityDef } from '../types';
 import type { ValueAt } from '../../parameters/types';
-import { lastYear, monthsOf } from '../periods';
-import { isFlow } from '../variables';
+import { lastYear } from '../periods';
+import { resolveRead } from '../variables';
 import { CompileError, KernelBuilder, NeedMaterialize } from './builder';
 import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, arrayType, isConst, literal, typeOfConst } from './ir';
 import { indexParam, paramToValue, paramScales, scaleBracketValue } from './params';
@@ -242,12 +242,13 @@ export class ExprCompiler {
     // own period (the months of a year summed, a year's twelfth), as Simulation.calculate and plans
     // convert: in the same order of additions, so to the same bits. A plan then runs no separate
     // pass writing the converted column.
-    if (spec.period !== 'eternity' && isFlow(spec) && p.length !== (spec.period === 'month' ? 7 : 4)) {
-      if (spec.period === 'year') {
-        const year = this.variable(name, p.slice(0, 4), scope);
-        return year.k === 'const' ? { k: 'const', v: Number(year.v) / 12 } : { ...year, code: `(${year.code} / 12)` };
-      }
-      const months = monthsOf(Number(p.slice(0, 4))).map((m) => this.variable(name, m, scope));
+    const read = p === 'eternity' ? null : resolveRead(spec, p);
+    if (read?.how === 'twelfth') {
+      const year = this.variable(name, read.periods[0], scope);
+      return year.k === 'const' ? { k: 'const', v: Number(year.v) / 12 } : { ...year, code: `(${year.code} / 12)` };
+    }
+    if (read?.how === 'sum') {
+      const months = read.periods.map((m) => this.variable(name, m, scope));
       if (months.every((m) => m.k === 'const')) return { k: 'const', v: months.reduce((a, m) => a + Number(m.v), 0) };
       return { k: 'row', code: `(0 + ${months.map((m) => (m.k === 'const' ? literal(Number(m.v)) : m.code)).join(' + ')})`, entity: scope.entity, t };
     }

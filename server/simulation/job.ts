@@ -5,7 +5,7 @@
  * code here is plain functions, also run on the main thread by tests.
  */
 import { BufferPool } from '../../core/buffer-pool';
-import { chunkRanges } from '../../core/chunked';
+import { chunkIndex, chunkRanges, releaseChunk } from '../../core/chunked';
 import type { CountryModel } from '../../core/model';
 import { type Plan, runSteps } from '../../core/plan';
 import { type MergedPlan, mergePlans } from '../../core/plan-merge';
@@ -138,21 +138,7 @@ function computeInto(model: CountryModel, runs: { sim: Simulation; outputs: Reco
   const whole: Record<string, { lo: number; hi: number }> = Object.fromEntries(Object.entries(pop.count).map(([e, n]) => [e, { lo: 0, hi: n }]));
   const chunks = chunkRanges(model, pop, DEFAULT_CHUNK_PEOPLE) ?? [whole];
   for (const chunk of chunks) {
-    let view: PopulationIndex;
-    if (chunk === whole) {
-      view = new PopulationIndex(pop, person, pool);
-    } else {
-      const count: Record<string, number> = {};
-      for (const [e, r] of Object.entries(chunk)) count[e] = r.hi - r.lo;
-      const p = chunk[person];
-      const membership: Record<string, Int32Array> = {};
-      for (const [g, m] of Object.entries(pop.membership)) {
-        const local = new Int32Array(p.hi - p.lo);
-        for (let i = 0; i < local.length; i++) local[i] = m[p.lo + i] - chunk[g].lo;
-        membership[g] = local;
-      }
-      view = new PopulationIndex({ count, membership, ordered: true }, person, pool);
-    }
+    const view = chunk === whole ? new PopulationIndex(pop, person, pool) : chunkIndex(pop, chunk, person, pool);
     const slots = runSteps(plan, view, inputs.map((col, k) => (chunk === whole ? col : col.subarray(chunk[entities[k]].lo, chunk[entities[k]].hi))));
     const done = new Set<number>();
     runs.forEach((run, k) => {
@@ -167,7 +153,9 @@ function computeInto(model: CountryModel, runs: { sim: Simulation; outputs: Reco
     });
     // Each output column once (the simulations share the columns the reform does not change).
     for (const s of done) if (!inputSlots.has(s)) pool.recycle(slots[s]!);
-    view.dispose();
+    // The whole population's membership is the dataset's own, not the pool's.
+    if (chunk === whole) view.dispose();
+    else releaseChunk(view, pool);
   }
   return [...shared];
 }
