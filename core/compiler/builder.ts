@@ -247,8 +247,7 @@ export class KernelBuilder {
     const perCall: string[] = [];
     this.deps.forEach((_, i) => perCall.push(`c${i}`));
     perCall.push(...this.maps.keys(), ...[...this.counts].map((e) => `n_${e}`));
-    const lines: string[] = ['"use strict";'];
-    this.consts.forEach((_, i) => lines.push(`const k${i} = K[${i}];`));
+    const lines: string[] = [];
     lines.push(...this.helpers);
     const calls: string[] = [];
     const sunk = sinkSingleUse(this.mainLines, maskEnd, maskCode, valueCode);
@@ -290,6 +289,14 @@ export class KernelBuilder {
     for (const t of this.scratchNames) lines.push(`P.recycle(${t});`);
     lines.push('return out;');
     lines.push('};');
-    return lines.join('\n');
+    // A table that folding replaced by another (see foldTables) is dropped, so kernels differing
+    // only in such tables have one signature.
+    const rest = lines.join('\n');
+    const decls = ['"use strict";'];
+    this.consts.forEach((_, i) => {
+      if (new RegExp(`\\bk${i}\\b`).test(rest)) decls.push(`const k${i} = K[${i}];`);
+      else this.consts[i] = null;
+    });
+    return `${decls.join('\n')}\n${rest}`;
   }
 }

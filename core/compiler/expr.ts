@@ -4,8 +4,8 @@ import type { ValueAt } from '../../parameters/types';
 import { lastYear } from '../periods';
 import { resolveRead } from '../variables';
 import { CompileError, KernelBuilder, NeedMaterialize } from './builder';
-import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, arrayType, isConst, literal, typeOfConst } from './ir';
-import { indexParam, paramToValue, paramScales, scaleBracketValue } from './params';
+import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, TableRead, arrayType, isConst, literal, typeOfConst } from './ir';
+import { indexParam, paramToValue, paramScales, scaleBracketValue, tableRow } from './params';
 import { compileAggregate, memberLevel } from './aggregate';
 import { foldOperator, selectToConditional, unrolledScale } from './fold';
 import { expressionAt } from './formula';
@@ -352,6 +352,8 @@ export class ExprCompiler {
     }
     const irs = args.map((a) => this.scalar(a, scope, fn === 'not' ? undefined : hint));
     if (irs.every(isConst)) return { k: 'const', v: foldOperator(fn, irs.map((c) => (c as ConstIR).v)) };
+    const folded = fn === 'mod' ? null : this.foldTables(irs, (v) => foldOperator(fn, v), scope);
+    if (folded) return folded;
     const code = irs.map((ir) => this.rowCode(ir, node, scope));
     // Adding or subtracting 0 and multiplying or dividing by 1 change nothing.
     const [c0, c1] = irs.map((ir) => (ir.k === 'const' ? Number(ir.v) : null));
@@ -378,6 +380,33 @@ export class ExprCompiler {
     }
   }
 
+  /**
+   * Constants and reads of constant tables at one position (at least one read), combined by `f`:
+   * a table of the results, read at that position. A formula comparing the month with a state's
+   * table then compiles to the same code every month, with a table that changes only when a
+   * state's answer does (see TableRead). Null when the operands are not all of that kind.
+   */
+  private foldTables(irs: (ConstIR | RowIR)[], f: (v: (number | boolean)[]) => number | boolean | string, scope: Scope): RowIR | null {
+    let first: TableRead | undefined;
+    for (const ir of irs) {
+      if (ir.k === 'const') {
+        if (typeof ir.v === 'string') return null;
+        continue;
+      }
+      const t = ir.table;
+      if (!t || ir.code !== t.code || (ir.t !== 'num' && ir.t !== 'bool')) return null;
+      if (first && (t.index !== first.index || t.values.length !== first.values.length)) return null;
+      first ??= t;
+    }
+    if (!first) return null;
+    const out: (number | boolean | string)[] = [];
+    for (let j = 0; j < first.values.length; j++) out.push(f(irs.map((ir) => (ir.k === 'const' ? (ir.v as number | boolean) : ir.table!.values[j]))));
+    // Booleans stay booleans (a plain array): the table gives each row exactly the value the code would.
+    if (out.every((v) => typeof v === 'number')) return tableRow(this.b, Float64Array.from(out as number[]), first.index, scope.entity, 'num');
+    if (out.every((v) => typeof v === 'boolean')) return tableRow(this.b, out as boolean[], first.index, scope.entity, 'bool');
+    return null;
+  }
+
   private rowCode(ir: ConstIR | RowIR, node: Node, scope: Scope): string {
     const r = this.toRow(ir, scope);
     if (r.t === 'enum') throw new CompileError(`an enum cannot be used in arithmetic ("${(node as unknown as MathNode).toString()}")`);
@@ -397,6 +426,8 @@ export class ExprCompiler {
     let r = this.scalar(b, scope, l.k === 'row' && l.t === 'enum' ? l.enumInfo : undefined);
     if (l.k === 'const' && typeof l.v === 'string' && r.k === 'row' && r.t === 'enum') l = this.enumConst(l.v, r.enumInfo!);
     if (l.k === 'const' && r.k === 'const') return { k: 'const', v: foldOperator(fn, [l.v, r.v]) };
+    const folded = this.foldTables([l, r], (v) => foldOperator(fn, v), scope);
+    if (folded) return folded;
     l = this.asStrLike(l, r, scope);
     r = this.asStrLike(r, l, scope);
     const lr = this.toRow(l, scope);
@@ -422,6 +453,8 @@ export class ExprCompiler {
     const y = this.scalar(b, scope, hint ?? (x.k === 'row' && x.t === 'enum' ? x.enumInfo : undefined));
     if (!hint && x.k === 'const' && typeof x.v === 'string' && y.k === 'row' && y.t === 'enum') x = this.enumConst(x.v, y.enumInfo!);
     if (x.k === 'const' && y.k === 'const' && x.v === y.v) return x;
+    const folded = this.foldTables([cond, x, y], (v) => (v[0] ? v[1] : v[2]), scope);
+    if (folded) return folded;
     if (x.k === 'const' && y.k === 'const' && typeof x.v === 'string' && typeof y.v === 'string') {
       x = this.strConst(x.v, scope);
     }

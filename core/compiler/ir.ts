@@ -22,6 +22,19 @@ export interface RowIR {
   entity: string;
   t: ScalarType;
   enumInfo?: EnumInfo;
+  /** Set when `code` is exactly a constant table read at a per-row position (a parameter broken down by a column). */
+  table?: TableRead;
+}
+
+/**
+ * A constant table read at a per-row position. An operation between such reads at one position and
+ * constants folds into another table, so a month's literal compared with a state's table leaves the
+ * code of every month alike (the months then differ only where their tables do).
+ */
+export interface TableRead {
+  values: ArrayLike<number | boolean>;
+  index: string;
+  code: string;
 }
 
 /** A parameter value that is not a scalar yet (a node, a scale, a list), possibly indexed by columns. */

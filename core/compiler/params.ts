@@ -103,8 +103,13 @@ export function paramToValue(ir: ParamIR, b: KernelBuilder, entity: string): Con
   }
   const bools = ir.leaves.every((l) => typeof l === 'boolean');
   const table = bools ? Uint8Array.from(ir.leaves as boolean[], (x) => (x ? 1 : 0)) : Float64Array.from(ir.leaves as number[]);
-  const k = b.constant(table);
-  return { k: 'row', code: `${k}[${flatIndex(ir.dims)}]`, entity, t: bools ? 'bool' : 'num' };
+  return tableRow(b, table, flatIndex(ir.dims), entity, bools ? 'bool' : 'num');
+}
+
+/** A row reading `values` at the per-row position `index`. */
+export function tableRow(b: KernelBuilder, values: ArrayLike<number | boolean>, index: string, entity: string, t: 'num' | 'bool'): RowIR {
+  const code = `${b.constant(values)}[${index}]`;
+  return { k: 'row', code, entity, t, table: { values, index, code } };
 }
 
 /** Threshold and value arrays of a scale parameter (one pair per breakdown combination). */
