@@ -101,6 +101,8 @@ export class ExprCompiler {
   /** A compiled local: a constant or parameter, a main-loop value, or an array filled by a pre-loop. */
   private compiledLocal(ir: IR, scope: Scope): Exclude<Local, { kind: 'lazy' }> {
     if (ir.k !== 'row') return { kind: 'ir', ir };
+    // A literal (an enum value known at compile time) stays a literal, so comparisons with it fold.
+    if (numericLiteral(ir.code) !== null) return { kind: 'inline', name: ir.code, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo };
     const v = this.b.temp('L_');
     if (scope.main) {
       this.b.mainLines.push(`const ${v} = ${ir.code};`);
@@ -194,7 +196,7 @@ export class ExprCompiler {
     if (local && local.kind !== 'lazy') {
       if (local.kind === 'ir') return local.ir;
       if (local.kind === 'inline') {
-        if (!scope.main) throw new NeedMaterialize(name);
+        if (!scope.main && numericLiteral(local.name) === null) throw new NeedMaterialize(name);
         return { k: 'row', code: local.name, entity: scope.entity, t: local.t, enumInfo: local.enumInfo };
       }
       return { k: 'row', code: this.project(local.name, local.entity, scope, name), entity: scope.entity, t: local.t, enumInfo: local.enumInfo };
