@@ -9,7 +9,7 @@ import { flag, peakRssMb, seededRandom } from './util';
 /** A synthetic country: 100 variables mixing every kind of kernel work over person and household. */
 function syntheticModel(chain: number): { model: CountryModel; last: string } {
   const country: CountryDef = {
-    id: 'bench', label: 'Bench', version: '0.0.0', currency: 'X', yearInstant: '01-01', modules: [], coverage: [],
+    id: 'bench', label: 'Bench', version: '0.0.0', currency: 'X', yearInstant: '01-01', modules: [], coverage: [], reference: { model: '', variables: new Map() },
     folder: '',
     entities: [
       { key: 'person', plural: 'people', isPerson: true, within: [] },

@@ -25,6 +25,12 @@ const schema = {
         properties: { variable: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }, message: { type: 'string', minLength: 1 } },
       },
     },
+    reference_variables: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['model', 'file'],
+      properties: { model: { type: 'string', minLength: 1 }, file: { type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_./-]*$' } },
+    },
     entities: {
       type: 'array',
       minItems: 1,
@@ -58,6 +64,7 @@ export function loadCountry(folder: string): CountryDef {
   const r = raw as unknown as {
     id: string; label: string; version: string; currency: string; year_instant: string; modules?: string[];
     coverage?: CoverageRule[];
+    reference_variables?: { model: string; file: string };
     entities: { key: string; plural: string; label?: string; person?: boolean; within?: string[] }[];
   };
   const persons = r.entities.filter((e) => e.person);
@@ -85,7 +92,25 @@ export function loadCountry(folder: string): CountryDef {
     folder,
     modules: (r.modules ?? []).flatMap((pattern) => expandModule(folder, pattern, file)),
     coverage: r.coverage ?? [],
+    reference: { model: r.reference_variables?.model ?? '', variables: r.reference_variables ? readReference(folder, r.reference_variables.file, groupKeys, persons[0].key, file) : new Map() },
   };
+}
+
+/** The reference model's variables: a TSV of name, entity and period (lines starting with # are notes). */
+function readReference(folder: string, name: string, groups: Set<string>, person: string, file: string): CountryDef['reference']['variables'] {
+  if (name.split('/').includes('..')) throw new EngineError(`${file}: reference_variables file "${name}" must stay inside the country folder`, file);
+  const tsv = path.join(folder, name);
+  if (!fs.existsSync(tsv)) throw new EngineError(`${file}: reference_variables file "${name}" not found`, file);
+  const out: CountryDef['reference']['variables'] = new Map();
+  const lines = fs.readFileSync(tsv, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  lines.slice(1).forEach((line, i) => {
+    const [variable, entity, period] = line.split('\t');
+    if (!(entity === person || groups.has(entity)) || !['year', 'month', 'eternity'].includes(period)) {
+      throw new EngineError(`${tsv}: row ${i + 1} ("${line}"): the entity must be one of the country's and the period year, month or eternity`, tsv);
+    }
+    out.set(variable, { entity, period: period as 'year' | 'month' | 'eternity' });
+  });
+  return out;
 }
 
 /**

@@ -43,6 +43,12 @@ export interface CountryDef {
    * modelled). `{name}` in the message is replaced by that variable's value for the same instance.
    */
   coverage: CoverageRule[];
+  /**
+   * The variables of the reference model the country follows (`country.yaml` `reference_variables`:
+   * PolicyEngine's, with their entity and period), so that a payload naming one this model does not
+   * have is answered with a warning rather than refused. Empty when not given.
+   */
+  reference: { model: string; variables: Map<string, { entity: string; period: PeriodUnit }> };
 }
 
 export interface CoverageRule {

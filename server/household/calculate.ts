@@ -82,7 +82,7 @@ export class HouseholdCalculator<M extends CalculableModel> {
       message: null,
       result: request.household,
       service_bundle: { model_version: resolved.version, data_version: null, dataset: null },
-      ...(warnings.length > 0 ? { warnings } : {}),
+      ...(warnings.length + plan.notModelled.length > 0 ? { warnings: [...plan.notModelled, ...warnings] } : {}),
     };
   }
 

@@ -45,6 +45,8 @@ export interface HouseholdPlan {
   outputs: OutputSlot[];
   /** The first period key seen (the default period of axes). */
   firstPeriod?: string;
+  /** Variables of the reference model (PolicyEngine's) this model does not have: not used, not computed. */
+  notModelled: { path: string; period: string; message: string }[];
 }
 
 export interface PlanLimits {
@@ -62,7 +64,7 @@ export function planHousehold(model: ModelView, household: Payload, limits: Plan
   if (personIds.length > limits.maxPeople) {
     problems.push({ path: person.plural, message: `has ${personIds.length} people; the limit is ${limits.maxPeople}` });
   }
-  const plan: HouseholdPlan = { personIds, groups: {}, declared: { [person.key]: personIds.length }, inputs: [], outputs: [] };
+  const plan: HouseholdPlan = { personIds, groups: {}, declared: { [person.key]: personIds.length }, inputs: [], outputs: [], notModelled: [] };
   const series = new Map<string, InputSeries>();
   const personSet = new Set(personIds);
 
@@ -91,7 +93,7 @@ export function planHousehold(model: ModelView, household: Payload, limits: Plan
         const spec = model.variables.get(variable);
         const where = `${plural}/${id}/${variable}`;
         if (!spec) {
-          problems.push({ path: where, message: `unknown variable "${variable}" in ${model.country.id}` });
+          notModelled(model, entity.key, variable, periods, where, plan, problems);
           continue;
         }
         if (spec.entity !== entity.key) {
@@ -121,6 +123,34 @@ export function planHousehold(model: ModelView, household: Payload, limits: Plan
   }
   plan.inputs = [...series.values()];
   return { plan, problems };
+}
+
+/**
+ * A name this model does not have. A variable of the reference model (PolicyEngine's) is answered,
+ * not refused, so that a client's ordinary payload still gets everything this model computes: a
+ * value given for it is not used and a value asked for stays null, each with a warning. A name
+ * the reference model does not have either (a typo) is an error.
+ */
+function notModelled(model: ModelView, entityKey: string, variable: string, periods: unknown, where: string, plan: HouseholdPlan, problems: ProblemDetail[]): void {
+  const { model: reference, variables } = model.country.reference;
+  const ref = variables.get(variable);
+  if (!ref) {
+    problems.push({ path: where, message: `unknown variable "${variable}" in ${model.country.id}` });
+    return;
+  }
+  if (ref.entity !== entityKey) {
+    problems.push({ path: where, message: `${variable} belongs to ${ref.entity}, not ${entityKey}: put it under the ${pluralOf(model, ref.entity)} group` });
+    return;
+  }
+  for (const [period, value] of Object.entries(periods as Record<string, unknown>)) {
+    plan.notModelled.push({
+      path: where,
+      period,
+      message: value === null
+        ? `${variable} is a ${reference} variable this model does not compute: its value is left null`
+        : `${variable} is a ${reference} variable this model does not have: the value given is not used`,
+    });
+  }
 }
 
 function checkMembers(

@@ -20,6 +20,7 @@ const COUNTRY: CountryDef = {
   version: '0.0.1',
   currency: 'X',
   yearInstant: '01-01',
+  reference: { model: '', variables: new Map() },
   modules: [],
   coverage: [],
   folder: '/nowhere',

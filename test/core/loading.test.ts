@@ -36,6 +36,19 @@ describe('core: loading countries and variables', () => {
     expect(() => CountryModel.load(dir3)).to.throw(EngineError, '/year_instant must match pattern');
   });
 
+  it("reads the reference model's variables, refusing rows with an unknown entity or period", () => {
+    const withRef = GOOD_COUNTRY.replace('entities:', 'reference_variables: {model: Ref, file: ref.tsv}\nentities:');
+    const dir = tempCountry(withRef);
+    fs.writeFileSync(path.join(dir, 'ref.tsv'), '# note\nname\tentity\tperiod\nrent\thousehold\tyear\nhours\tperson\tmonth\n');
+    const ref = CountryModel.load(dir).country.reference;
+    expect(ref.model).to.equal('Ref');
+    expect([...ref.variables]).to.deep.equal([['rent', { entity: 'household', period: 'year' }], ['hours', { entity: 'person', period: 'month' }]]);
+    fs.writeFileSync(path.join(dir, 'ref.tsv'), 'name\tentity\tperiod\nrent\tbenunit\tyear\n');
+    expect(() => CountryModel.load(dir)).to.throw(EngineError, /ref.tsv: row 1 \("rent\tbenunit\tyear"\): the entity must be one of the country's/);
+    fs.rmSync(path.join(dir, 'ref.tsv'));
+    expect(() => CountryModel.load(dir)).to.throw(EngineError, 'reference_variables file "ref.tsv" not found');
+  });
+
   it('rejects variables with unknown keys, bad types, unknown entities and duplicates', () => {
     expect(() => validateSpec('x', { entity: 'person', period: 'year', type: 'float', colour: 1 }, 'f.yaml')).to.throw(
       EngineError,

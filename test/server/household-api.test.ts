@@ -44,6 +44,33 @@ describe('household API: calculations (HTTP, auth off)', () => {
     expect(covered.body).to.not.have.property('warnings');
   });
 
+  it("answers a reference model's variable it does not have with a warning: an input is not used, an output stays null", async () => {
+    const household = family() as { people: { parent: Record<string, unknown> }; families: { fam: Record<string, unknown> } };
+    household.people.parent.pension_income = { 2025: 5000 };
+    household.families.fam.family_grant = { '2025-06': null };
+    const { status, body } = await post(`${server.url}/tinyland/calculate`, { household });
+    expect(status).to.equal(200);
+    expect(body.result.people.parent.income_tax['2025']).to.equal(12000);
+    expect(body.result.people.parent.pension_income).to.deep.equal({ 2025: 5000 });
+    expect(body.result.families.fam.family_grant).to.deep.equal({ '2025-06': null });
+    expect(body.warnings).to.deep.equal([
+      { path: 'people/parent/pension_income', period: '2025', message: 'pension_income is a Bigland variable this model does not have: the value given is not used' },
+      { path: 'families/fam/family_grant', period: '2025-06', message: 'family_grant is a Bigland variable this model does not compute: its value is left null' },
+    ]);
+  });
+
+  it("refuses a reference model's variable in the wrong group, and a name no model has", async () => {
+    const household = family() as { households: { home: Record<string, unknown> }; people: { parent: Record<string, unknown> } };
+    household.households.home.pension_income = { 2025: null };
+    household.people.parent.pension_incme = { 2025: 1 };
+    const { status, body } = await post(`${server.url}/tinyland/calculate`, { household });
+    expect(status).to.equal(400);
+    expect(body.errors).to.deep.equal([
+      { path: 'people/parent/pension_incme', message: 'unknown variable "pension_incme" in tinyland' },
+      { path: 'households/home/pension_income', message: 'pension_income belongs to person, not household: put it under the people group' },
+    ]);
+  });
+
   it('applies a policy with a bracket path', async () => {
     const policy = { 'gov.tax.rates[1].rate': { '2025-01-01.2100-12-31': 0.25 } };
     const { status, body } = await post(`${server.url}/tinyland/calculate`, { household: family(), policy });
