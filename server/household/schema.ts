@@ -95,6 +95,15 @@ export const calculateResponseSchema = {
     message: { type: 'null' },
     result: householdSchema,
     service_bundle: serviceBundleSchema,
+    warnings: {
+      description: 'What the answer does not cover: variables of the reference model this one lacks, households the rules cover in part',
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'period', 'message'],
+        properties: { path: { type: 'string' }, period: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
   },
 };
 
