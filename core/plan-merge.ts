@@ -4,7 +4,7 @@
  * merged after its baseline's recomputes only what the reformed parameters reach: every other
  * kernel has the baseline's code and constants, reads the same columns, and so shares its column.
  */
-import { kernelSignature, type Plan, type PlanStep, scheduleReleases } from './plan';
+import { kernelSignature, linkTwins, type Plan, type PlanStep, scheduleReleases } from './plan';
 
 export interface MergedPlan {
   plan: Plan;
@@ -47,6 +47,7 @@ export function mergePlans(plans: Plan[]): MergedPlan {
     outputs.push(plan.outputs.map((o) => ({ name: o.name, slot: slot[o.slot] })));
   }
   // Free each intermediate column after the last step (of any plan) reading it.
+  linkTwins(steps);
   scheduleReleases(steps, new Set([...inputs.map((i) => i.slot), ...outputs.flat().map((o) => o.slot)]));
   const stats = {
     kernels,

@@ -41,7 +41,7 @@ export interface PlanStats {
 }
 
 export type PlanStep =
-  | { kind: 'kernel'; kernel: Kernel; deps: number[]; slot: number; release: number[] }
+  | { kind: 'kernel'; kernel: Kernel; deps: number[]; slot: number; release: number[]; twin?: Twin }
   /** A year of a monthly flow: the sum of its months. */
   | { kind: 'sum'; deps: number[]; slot: number; release: number[] }
   /** A column added to itself `factor` times (a year of identical months, in one pass). */
@@ -52,6 +52,20 @@ export type PlanStep =
   | { kind: 'fill'; entity: string; type: string; value: number; deps: number[]; slot: number; release: number[] }
   /** A variable computed in a branch: a plan of its own over the same inputs (`deps` are its inputs). */
   | { kind: 'branch'; plan: Plan; name: string; deps: number[]; slot: number; release: number[] };
+
+/**
+ * An earlier kernel of the same variable with the same code (a monthly variable's previous
+ * distinct month, or the baseline's kernel in a plan merged with a reform's). Where, in a run, the
+ * columns it read hold the same values as this kernel's (and its tables are the same) this kernel's
+ * column is a copy of its column; where this kernel's column comes out equal to it anyway, the
+ * kernels reading the two see the same values (see runSteps).
+ */
+export interface Twin {
+  slot: number;
+  deps: number[];
+  /** Same code and the same constant tables: only the columns read can make the two differ. */
+  sameRules: boolean;
+}
 
 /** What a plan needs from a compiled model. */
 export interface PlanSource {
@@ -343,6 +357,7 @@ export function buildPlan(
   const outputs = targets.map((name) => ({ name, slot: readSlot(name, period) }));
 
   // 4. Free each intermediate column after the last step reading it.
+  linkTwins(steps);
   scheduleReleases(steps, new Set([...inputs.map((i) => i.slot), ...outputs.map((o) => o.slot)]));
 
   let constantCount = 0;
@@ -351,10 +366,31 @@ export function buildPlan(
   return { inputs, steps, outputs, slotCount, stats: { kernels, inlined: inline.size, constants: constantCount }, global };
 }
 
-/** Free each column after the last step reading it, except those in `keep` (inputs, outputs). */
+/**
+ * Give each kernel its twin (see Twin): the last earlier kernel of the same variable with the same
+ * code. Months whose rules differ only for some states compute, chunk by chunk, what the month
+ * before computed wherever no row of the chunk is in those states.
+ */
+export function linkTwins(steps: PlanStep[]): void {
+  const last = new Map<string, PlanStep & { kind: 'kernel' }>();
+  for (const st of steps) {
+    if (st.kind !== 'kernel') continue;
+    delete st.twin;
+    const prev = last.get(st.kernel.variable);
+    if (prev && prev.kernel.source === st.kernel.source && !st.kernel.global) {
+      st.twin = { slot: prev.slot, deps: prev.deps, sameRules: kernelSignature(prev.kernel) === kernelSignature(st.kernel) };
+    }
+    last.set(st.kernel.variable, st);
+  }
+}
+
+/** Free each column after the last step reading it (a twin's column counts as read), except those in `keep` (inputs, outputs). */
 export function scheduleReleases(steps: PlanStep[], keep: Set<number>): void {
   const lastReader = new Map<number, number>();
-  steps.forEach((st, i) => st.deps.forEach((d) => lastReader.set(d, i)));
+  steps.forEach((st, i) => {
+    st.deps.forEach((d) => lastReader.set(d, i));
+    if (st.kind === 'kernel' && st.twin) lastReader.set(st.twin.slot, i);
+  });
   for (const [slot, i] of lastReader) if (!keep.has(slot)) steps[i].release.push(slot);
 }
 
@@ -391,12 +427,28 @@ export function runPlan(plan: Plan, pop: PopulationView & { count(entity: string
 export function runSteps(plan: Plan, pop: PopulationView & { count(entity: string): number }, inputs: Column[]): (Column | undefined)[] {
   const slots: (Column | undefined)[] = new Array(plan.slotCount);
   plan.inputs.forEach((inp, i) => (slots[inp.slot] = inputs[i]));
+  // Slots known in this run to hold the same values share a value id (a kernel copied from its
+  // twin, or computing what its twin did).
+  const ids = new Int32Array(plan.slotCount);
+  for (let k = 0; k < ids.length; k++) ids[k] = k;
   for (const st of plan.steps) {
     const cols = st.deps.map((d) => slots[d]!);
     switch (st.kind) {
-      case 'kernel':
-        slots[st.slot] = st.kernel.run(cols, pop);
+      case 'kernel': {
+        const twin = st.twin;
+        if (twin && twin.sameRules && st.deps.every((d, k) => ids[d] === ids[twin.deps[k]])) {
+          const from = slots[twin.slot]!;
+          const copy = pop.alloc(from.constructor.name, from.length) as Column;
+          copy.set(from as ArrayLike<number>);
+          slots[st.slot] = copy;
+          ids[st.slot] = ids[twin.slot];
+          break;
+        }
+        const out = st.kernel.run(cols, pop);
+        slots[st.slot] = out;
+        if (twin && sameBytes(out, slots[twin.slot]!)) ids[st.slot] = ids[twin.slot];
         break;
+      }
       case 'sum':
       case 'twelfth':
         slots[st.slot] = convertRead(st.kind, cols, pop.alloc('Float64Array', cols[0].length) as Float64Array);
@@ -436,4 +488,10 @@ export function runSteps(plan: Plan, pop: PopulationView & { count(entity: strin
     }
   }
   return slots;
+}
+
+/** Whether two columns hold the same bits (a NaN equals itself; 0 and -0 differ). */
+function sameBytes(a: Column, b: Column): boolean {
+  if (a.constructor !== b.constructor || a.length !== b.length) return false;
+  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
 }

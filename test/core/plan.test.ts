@@ -109,6 +109,53 @@ describe('core: execution plans', () => {
     expect(lazy('yearly_tax', [60, 300, 0])[1]).to.be.closeTo(12, 1e-9);
   });
 
+  it("copies a month's column from the month before where the columns it reads turned out the same (plan twins)", () => {
+    // The rate changes in July for the south only: July's m1 kernel has other tables than June's.
+    const vars = {
+      z: { entity: 'person', period: 'year', type: 'float' },
+      region: { entity: 'household', period: 'year', type: 'enum', possible_values: ['NORTH', 'SOUTH'], default: 'NORTH' },
+      m1: { entity: 'person', period: 'month', type: 'float', formula: 'z * gov.rate[region]' },
+      m2: { entity: 'person', period: 'month', type: 'float', formula: 'm1 * 2 + 1' },
+      m3: { entity: 'person', period: 'month', type: 'float', formula: 'm1 + 5' },
+      y2: { entity: 'person', period: 'year', type: 'float', formula: 'm2 * 1' },
+      y3: { entity: 'person', period: 'year', type: 'float', formula: 'm3 * 1' },
+    };
+    const params = { gov: { rate: { NORTH: { values: { '2020-01-01': 0.1 } }, SOUTH: { values: { '2020-01-01': 0.1, '2025-07-01': 0.2 } } } } };
+    const model = miniModel(vars, params);
+    const run = (regions: string[]) => {
+      const s = sim(model, ['a', 'b'], { household: regions.map((_, i) => ({ id: `h${i}`, members: [['a', 'b'][i]] })) });
+      s.setInput('z', '2025', [120, 240]);
+      s.setInput('region', '2025', regions);
+      const plan = s.plan(['y2', 'y3'], '2025');
+      const m2 = plan.steps.flatMap((st) => (st.kind === 'kernel' && st.kernel.variable === 'm2' ? [st] : []));
+      expect(m2).to.have.length(2);
+      expect(m2[1].twin && m2[1].twin.sameRules).to.equal(true);
+      let runs = 0;
+      const kernel = m2[1].kernel;
+      const original = kernel.run;
+      kernel.run = (cols, pop) => {
+        runs++;
+        return original(cols, pop);
+      };
+      try {
+        const out = s.computeReleasing(['y2', 'y3'], '2025', { chunkPeople: 0 });
+        return { runs, y2: Array.from(out.get('y2')!), lazy: Array.from(s.calculate('y2', '2025')) };
+      } finally {
+        kernel.run = original;
+      }
+    };
+    // Nobody in the south: July's m1 comes out as June's, so July's m2 is June's copied, not run.
+    const north = run(['NORTH', 'NORTH']);
+    expect(north.runs).to.equal(0);
+    expect(north.y2).to.deep.equal(north.lazy);
+    expect(north.y2[0]).to.be.closeTo(12 * (1 * 2 + 1), 1e-9);
+    // Someone in the south: July's m1 differs, so July's m2 runs.
+    const south = run(['NORTH', 'SOUTH']);
+    expect(south.runs).to.equal(1);
+    expect(south.y2).to.deep.equal(south.lazy);
+    expect(south.y2[1]).to.be.closeTo(6 * (2 * 2 + 1) + 6 * (4 * 2 + 1), 1e-9);
+  });
+
   it('runs a computation through a plan once it has been seen before, with the values lazy evaluation gives', () => {
     const model = miniModel(VARS, PARAMS);
     const run = () => {
