@@ -5,6 +5,7 @@
  */
 import type { VariableSpec } from '../../core/types';
 import type { ProblemDetail } from '../http/errors';
+import type { CoverageWarning } from './compute';
 import { defaultValue, type InputScalar, type ModelView } from './model-view';
 
 export interface GroupInstance {
@@ -46,7 +47,7 @@ export interface HouseholdPlan {
   /** The first period key seen (the default period of axes). */
   firstPeriod?: string;
   /** Variables of the reference model (PolicyEngine's) this model does not have: not used, not computed. */
-  notModelled: { path: string; period: string; message: string }[];
+  notModelled: CoverageWarning[];
 }
 
 export interface PlanLimits {
