@@ -4,7 +4,7 @@
  * merged after its baseline's recomputes only what the reformed parameters reach: every other
  * kernel has the baseline's code and constants, reads the same columns, and so shares its column.
  */
-import { kernelSignature, linkTwins, type Plan, type PlanStep, scheduleReleases } from './plan';
+import { kernelSignature, type Plan, type PlanStep, scheduleReleases } from './plan';
 
 export interface MergedPlan {
   plan: Plan;
@@ -39,7 +39,11 @@ export function mergePlans(plans: Plan[]): MergedPlan {
       let s = bySignature.get(signature);
       if (s === undefined) {
         bySignature.set(signature, (s = slotCount++));
-        steps.push({ ...st, deps, slot: s, release: [] } as PlanStep);
+        const step = { ...st, deps, slot: s, release: [] } as PlanStep;
+        // A twin stays within its own plan: linking a reform's kernels to the baseline's would keep
+        // the baseline's columns alive until the reform's ran (more memory for a report, little gain).
+        if (step.kind === 'kernel' && step.twin) step.twin = { ...step.twin, slot: slot[step.twin.slot], deps: step.twin.deps.map((d) => slot[d]) };
+        steps.push(step);
         if (st.kind === 'kernel') kernels++;
       }
       slot[st.slot] = s;
@@ -47,7 +51,6 @@ export function mergePlans(plans: Plan[]): MergedPlan {
     outputs.push(plan.outputs.map((o) => ({ name: o.name, slot: slot[o.slot] })));
   }
   // Free each intermediate column after the last step (of any plan) reading it.
-  linkTwins(steps);
   scheduleReleases(steps, new Set([...inputs.map((i) => i.slot), ...outputs.flat().map((o) => o.slot)]));
   const stats = {
     kernels,

@@ -54,8 +54,8 @@ export type PlanStep =
   | { kind: 'branch'; plan: Plan; name: string; deps: number[]; slot: number; release: number[] };
 
 /**
- * An earlier kernel of the same variable with the same code (a monthly variable's previous
- * distinct month, or the baseline's kernel in a plan merged with a reform's). Where, in a run, the
+ * An earlier kernel of the same variable with the same code in the same plan (a monthly variable's
+ * previous distinct month). Where, in a run, the
  * columns it read hold the same values as this kernel's (and its tables are the same) this kernel's
  * column is a copy of its column; where this kernel's column comes out equal to it anyway, the
  * kernels reading the two see the same values (see runSteps).
