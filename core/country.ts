@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import Ajv from 'ajv';
-import { CountryDef, CoverageRule, EngineError } from './types';
+import { CountryDef, CoverageRule, EngineError, PERIOD_UNITS, type PeriodUnit } from './types';
 import { readYaml } from './yaml';
 
 const schema = {
@@ -98,17 +98,17 @@ export function loadCountry(folder: string): CountryDef {
 
 /** The reference model's variables: a TSV of name, entity and period (lines starting with # are notes). */
 function readReference(folder: string, name: string, groups: Set<string>, person: string, file: string): CountryDef['reference']['variables'] {
-  if (name.split('/').includes('..')) throw new EngineError(`${file}: reference_variables file "${name}" must stay inside the country folder`, file);
+  stayInside(name, `reference_variables file "${name}"`, file);
   const tsv = path.join(folder, name);
   if (!fs.existsSync(tsv)) throw new EngineError(`${file}: reference_variables file "${name}" not found`, file);
   const out: CountryDef['reference']['variables'] = new Map();
   const lines = fs.readFileSync(tsv, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
   lines.slice(1).forEach((line, i) => {
     const [variable, entity, period] = line.split('\t');
-    if (!(entity === person || groups.has(entity)) || !['year', 'month', 'eternity'].includes(period)) {
+    if (!(entity === person || groups.has(entity)) || !PERIOD_UNITS.includes(period as PeriodUnit)) {
       throw new EngineError(`${tsv}: row ${i + 1} ("${line}"): the entity must be one of the country's and the period year, month or eternity`, tsv);
     }
-    out.set(variable, { entity, period: period as 'year' | 'month' | 'eternity' });
+    out.set(variable, { entity, period: period as PeriodUnit });
   });
   return out;
 }
@@ -118,7 +118,7 @@ function readReference(folder: string, name: string, groups: Set<string>, person
  * last step is `*` (every sub-folder, in name order). `..` is refused so a module stays inside.
  */
 function expandModule(folder: string, pattern: string, file: string): string[] {
-  if (pattern.split('/').includes('..')) throw new EngineError(`${file}: module "${pattern}" must stay inside the country folder`, file);
+  stayInside(pattern, `module "${pattern}"`, file);
   if (!pattern.endsWith('/*')) {
     const dir = path.join(folder, pattern);
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new EngineError(`${file}: module folder "${pattern}" not found`, file);
@@ -130,4 +130,9 @@ function expandModule(folder: string, pattern: string, file: string): string[] {
     .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
     .map((e) => path.join(parent, e.name))
     .sort();
+}
+
+/** A path named in country.yaml must not climb out of the country folder (`..`). */
+function stayInside(relative: string, what: string, file: string): void {
+  if (relative.split('/').includes('..')) throw new EngineError(`${file}: ${what} must stay inside the country folder`, file);
 }

@@ -3,7 +3,8 @@
  * Countries are data (country.yaml + parameters/ + variables/); nothing here knows a country.
  */
 
-export type PeriodUnit = 'year' | 'month' | 'eternity';
+export const PERIOD_UNITS = ['year', 'month', 'eternity'] as const;
+export type PeriodUnit = (typeof PERIOD_UNITS)[number];
 export type ValueType = 'float' | 'int' | 'bool' | 'enum' | 'string';
 
 /** A column of one variable for every instance of its entity at one period. */

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import Ajv from 'ajv';
-import { EngineError, VariableSpec } from './types';
+import { EngineError, PERIOD_UNITS, VariableSpec } from './types';
 import { monthsOf, parsePeriod } from './periods';
 import { readYaml } from './yaml';
 
@@ -13,7 +13,7 @@ const variableSchema = {
   required: ['entity', 'period', 'type'],
   properties: {
     entity: { type: 'string' },
-    period: { enum: ['year', 'month', 'eternity'] },
+    period: { enum: PERIOD_UNITS },
     type: { enum: ['float', 'int', 'bool', 'enum', 'string'] },
     unit: { type: 'string' },
     label: { type: 'string' },

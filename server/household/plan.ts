@@ -98,7 +98,7 @@ export function planHousehold(model: ModelView, household: Payload, limits: Plan
           continue;
         }
         if (spec.entity !== entity.key) {
-          problems.push({ path: where, message: `${variable} belongs to ${spec.entity}, not ${entity.key}: put it under the ${pluralOf(model, spec.entity)} group` });
+          problems.push(wrongGroup(model, where, variable, spec.entity, entity.key));
           continue;
         }
         for (const [periodKey, value] of Object.entries(periods as Record<string, unknown>)) {
@@ -140,7 +140,7 @@ function notModelled(model: ModelView, entityKey: string, variable: string, peri
     return;
   }
   if (ref.entity !== entityKey) {
-    problems.push({ path: where, message: `${variable} belongs to ${ref.entity}, not ${entityKey}: put it under the ${pluralOf(model, ref.entity)} group` });
+    problems.push(wrongGroup(model, where, variable, ref.entity, entityKey));
     return;
   }
   for (const [period, value] of Object.entries(periods as Record<string, unknown>)) {
@@ -217,6 +217,11 @@ function checkValue(spec: VariableSpec, value: unknown, where: string, problems:
       problems.push({ path: where, message: `${spec.name} takes a string, got ${JSON.stringify(value)}` });
       return undefined;
   }
+}
+
+/** A variable placed in a group of another entity than its own. */
+function wrongGroup(model: ModelView, where: string, variable: string, own: string, placed: string): ProblemDetail {
+  return { path: where, message: `${variable} belongs to ${own}, not ${placed}: put it under the ${pluralOf(model, own)} group` };
 }
 
 function pluralOf(model: ModelView, entityKey: string): string {
