@@ -5,6 +5,8 @@ import type { Kernel } from './compiler/variable';
 import { resolveRead } from './variables';
 import { Column, EngineError, VariableSpec } from './types';
 import { BranchSpec, changedNames, mergeOverrides } from './branches';
+import { ChangedBlocks } from './changed-rows';
+import { PopulationIndex } from './population-index';
 
 /** Branch plans nested deeper than this come from a formula that branches forever. */
 const MAX_BRANCH_DEPTH = 8;
@@ -65,6 +67,8 @@ export interface Twin {
   deps: number[];
   /** Same code and the same constant tables: only the columns read can make the two differ. */
   sameRules: boolean;
+  /** Entity of each column the kernel reads (where they differ from the twin's, by row). */
+  entities: string[];
 }
 
 /** What a plan needs from a compiled model. */
@@ -357,7 +361,7 @@ export function buildPlan(
   const outputs = targets.map((name) => ({ name, slot: readSlot(name, period) }));
 
   // 4. Free each intermediate column after the last step reading it.
-  linkTwins(steps);
+  linkTwins(steps, (name) => src.variable(name).entity);
   scheduleReleases(steps, new Set([...inputs.map((i) => i.slot), ...outputs.map((o) => o.slot)]));
 
   let constantCount = 0;
@@ -371,25 +375,29 @@ export function buildPlan(
  * code. Months whose rules differ only for some states compute, chunk by chunk, what the month
  * before computed wherever no row of the chunk is in those states.
  */
-export function linkTwins(steps: PlanStep[]): void {
+export function linkTwins(steps: PlanStep[], entityOf: (name: string) => string): void {
   const last = new Map<string, PlanStep & { kind: 'kernel' }>();
   for (const st of steps) {
     if (st.kind !== 'kernel') continue;
     delete st.twin;
     const prev = last.get(st.kernel.variable);
     if (prev && prev.kernel.source === st.kernel.source && !st.kernel.global) {
-      st.twin = { slot: prev.slot, deps: prev.deps, sameRules: kernelSignature(prev.kernel) === kernelSignature(st.kernel) };
+      st.twin = { slot: prev.slot, deps: prev.deps, sameRules: kernelSignature(prev.kernel) === kernelSignature(st.kernel), entities: st.kernel.deps.map((d) => entityOf(d.name)) };
     }
     last.set(st.kernel.variable, st);
   }
 }
 
-/** Free each column after the last step reading it (a twin's column counts as read), except those in `keep` (inputs, outputs). */
+/** Free each column after the last step reading it (a twin's column and those it read count as read), except those in `keep` (inputs, outputs). */
 export function scheduleReleases(steps: PlanStep[], keep: Set<number>): void {
   const lastReader = new Map<number, number>();
   steps.forEach((st, i) => {
     st.deps.forEach((d) => lastReader.set(d, i));
-    if (st.kind === 'kernel' && st.twin) lastReader.set(st.twin.slot, i);
+    if (st.kind === 'kernel' && st.twin) {
+      lastReader.set(st.twin.slot, i);
+      // The twin's columns are compared with this kernel's row by row (runOnChangedBlocks).
+      if (st.twin.sameRules) st.twin.deps.forEach((d) => lastReader.set(d, i));
+    }
   });
   for (const [slot, i] of lastReader) if (!keep.has(slot)) steps[i].release.push(slot);
 }
@@ -431,18 +439,34 @@ export function runSteps(plan: Plan, pop: PopulationView & { count(entity: strin
   // twin, or computing what its twin did).
   const ids = new Int32Array(plan.slotCount);
   for (let k = 0; k < ids.length; k++) ids[k] = k;
+  let partial: ChangedBlocks | null = null;
   for (const st of plan.steps) {
     const cols = st.deps.map((d) => slots[d]!);
     switch (st.kind) {
       case 'kernel': {
         const twin = st.twin;
-        if (twin && twin.sameRules && st.deps.every((d, k) => ids[d] === ids[twin.deps[k]])) {
-          const from = slots[twin.slot]!;
-          const copy = pop.alloc(from.constructor.name, from.length) as Column;
-          copy.set(from as ArrayLike<number>);
-          slots[st.slot] = copy;
-          ids[st.slot] = ids[twin.slot];
-          break;
+        if (twin && twin.sameRules) {
+          const changed: { k: number; slot: number; twinSlot: number }[] = [];
+          st.deps.forEach((d, k) => ids[d] !== ids[twin.deps[k]] && changed.push({ k, slot: d, twinSlot: twin.deps[k] }));
+          if (changed.length === 0) {
+            const from = slots[twin.slot]!;
+            const copy = pop.alloc(from.constructor.name, from.length) as Column;
+            copy.set(from as ArrayLike<number>);
+            slots[st.slot] = copy;
+            ids[st.slot] = ids[twin.slot];
+            break;
+          }
+          // The columns read differ on some rows: where few blocks (households) hold them, the
+          // kernel runs on those blocks only.
+          if (pop instanceof PopulationIndex) {
+            partial ??= new ChangedBlocks(pop);
+            const r = partial.run(st.kernel, cols, twin.deps.map((d) => slots[d]!), slots[twin.slot]!, changed, twin.entities, st.slot, twin.slot);
+            if (r) {
+              slots[st.slot] = r.out;
+              if (r.same) ids[st.slot] = ids[twin.slot];
+              break;
+            }
+          }
         }
         const out = st.kernel.run(cols, pop);
         slots[st.slot] = out;
@@ -487,6 +511,7 @@ export function runSteps(plan: Plan, pop: PopulationView & { count(entity: strin
       slots[r] = undefined;
     }
   }
+  partial?.release();
   return slots;
 }
 

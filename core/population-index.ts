@@ -1,6 +1,7 @@
 import type { PopulationView } from './compiler/builder';
 import { BufferPool } from './buffer-pool';
 import { Column, EngineError, Population } from './types';
+import { Blocks, computeBlocks } from './blocks';
 
 const orderedCache = new WeakMap<Population, boolean>();
 
@@ -30,12 +31,13 @@ export class PopulationIndex implements PopulationView {
   private readonly rowLists = new Map<Column, Map<string, Int32Array>>();
   private readonly mapIds = new WeakMap<Int32Array, number>();
   private mapCount = 0;
+  private blockCache: Blocks | null | undefined;
 
   constructor(
     readonly population: Population,
-    private readonly personKey: string,
+    readonly personKey: string,
     /** Shared between simulations of one run (chunks) so buffers are reused across them. */
-    private readonly pool: BufferPool = new BufferPool(),
+    readonly pool: BufferPool = new BufferPool(),
   ) {}
 
   count(entity: string): number {
@@ -73,6 +75,14 @@ export class PopulationIndex implements PopulationView {
     this.maps.clear();
     this.firsts.clear();
     this.rowLists.clear();
+    if (this.blockCache) for (const arrays of [this.blockCache.of, this.blockCache.start]) for (const a of Object.values(arrays)) this.pool.recycle(a);
+    this.blockCache = undefined;
+  }
+
+  /** The population's blocks (core/blocks.ts); null when its rows are not ordered by group. */
+  blocks(): Blocks | null {
+    if (this.blockCache === undefined) this.blockCache = this.ordered() ? computeBlocks(this.population, this.personKey, this.pool) : null;
+    return this.blockCache;
   }
 
   rowsWhere(mask: Column, maps: Int32Array[], n: number): Int32Array {

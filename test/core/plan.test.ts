@@ -156,6 +156,46 @@ describe('core: execution plans', () => {
     expect(south.y2[1]).to.be.closeTo(6 * (2 * 2 + 1) + 6 * (4 * 2 + 1), 1e-9);
   });
 
+  it("computes a month again only on the households where what it reads differs from the month before (changed blocks)", () => {
+    // The rate changes in July for the south only; one household in twenty is in the south.
+    const vars = {
+      z: { entity: 'person', period: 'year', type: 'float' },
+      region: { entity: 'household', period: 'year', type: 'enum', possible_values: ['NORTH', 'SOUTH'], default: 'NORTH' },
+      m1: { entity: 'person', period: 'month', type: 'float', formula: 'z * gov.rate[region]' },
+      fam: { entity: 'family', period: 'month', type: 'float', formula: 'sum(m1) + count(m1 > 1)' },
+      m2: { entity: 'person', period: 'month', type: 'float', formula: 'fam * 2 + m1' },
+      y2: { entity: 'person', period: 'year', type: 'float', formula: 'm2 * 1' },
+    };
+    const params = { gov: { rate: { NORTH: { values: { '2020-01-01': 0.1 } }, SOUTH: { values: { '2020-01-01': 0.1, '2025-07-01': 0.2 } } } } };
+    const model = miniModel(vars, params);
+    const people = Array.from({ length: 40 }, (_, i) => `p${i}`);
+    const households = Array.from({ length: 20 }, (_, h) => ({ id: `h${h}`, members: [`p${2 * h}`, `p${2 * h + 1}`] }));
+    const s = sim(model, people, { household: households, family: households.map((h) => ({ ...h, id: `f${h.id}` })) });
+    s.setInput('z', '2025', people.map((_, i) => 12 * (i + 1)));
+    s.setInput('region', '2025', households.map((_, h) => (h === 7 ? 'SOUTH' : 'NORTH')));
+    const plan = s.plan(['y2'], '2025');
+    const july = plan.steps.flatMap((st) => (st.kind === 'kernel' && st.kernel.variable === 'm2' ? [st] : []))[1];
+    expect(july.twin && july.twin.sameRules).to.equal(true);
+    const sizes: number[] = [];
+    const original = july.kernel.run;
+    july.kernel.run = (cols, pop) => {
+      sizes.push(pop.count('person'));
+      return original(cols, pop);
+    };
+    try {
+      const planned = Array.from(s.computeReleasing(['y2'], '2025', { chunkPeople: 0 }).get('y2')!);
+      // Run on the south household's two people only, with the values lazy evaluation gives.
+      expect(sizes).to.deep.equal([2]);
+      expect(planned).to.deep.equal(Array.from(s.calculate('y2', '2025')));
+      // A month of the yearly z is a twelfth: 15 and 16 for the south household's two people.
+      const [a, b] = [15, 16];
+      const month = (rate: number) => (rate * a + rate * b + 2) * 2 + rate * a;
+      expect(planned[14]).to.be.closeTo(6 * month(0.1) + 6 * month(0.2), 1e-9);
+    } finally {
+      july.kernel.run = original;
+    }
+  });
+
   it('runs a computation through a plan once it has been seen before, with the values lazy evaluation gives', () => {
     const model = miniModel(VARS, PARAMS);
     const run = () => {

@@ -1,0 +1,200 @@
+import type { Kernel } from './compiler/variable';
+import type { BufferPool } from './buffer-pool';
+import type { Blocks } from './blocks';
+import { PopulationIndex } from './population-index';
+import type { Column } from './types';
+
+/**
+ * Above this share of blocks to compute again, a kernel runs on every row: gathering the rows and
+ * scattering the results back would cost more than the rows saved.
+ */
+const MAX_SHARE = 0.25;
+
+/** Some blocks as a population of their own: each entity's rows in them, and their index. */
+interface SubPopulation {
+  index: PopulationIndex;
+  rows: Record<string, Int32Array>;
+}
+
+/**
+ * Kernels whose twin (the same code, a month before) read columns that differ from their own only
+ * on some rows, in one run of a plan over a population whose rows are ordered by group. Such a
+ * kernel's column is its twin's, computed again on the blocks (households) where some column it
+ * reads differs: those blocks become a population of their own (their rows gathered from each
+ * column read), the kernel runs on it, and its results are written over a copy of the twin's
+ * column. A state's rule that changes in July then costs that state's households, not every row.
+ *
+ * Which blocks two columns differ on, and the population of a set of blocks, are kept for the
+ * run: the kernels of a month's chain compare the same columns and reach the same households.
+ */
+export class ChangedBlocks {
+  private readonly diffs = new Map<string, Int32Array | null>();
+  /** Columns computed here: the twin's slot and the blocks computed again (where alone they can differ from it). */
+  private readonly computed = new Map<number, { twinSlot: number; list: Int32Array }>();
+  private readonly subs = new Map<string, SubPopulation>();
+  /** The same by list (most lists are reused: a column's blocks are read by each of its readers). */
+  private readonly byList = new Map<Int32Array, SubPopulation>();
+  private readonly blocks: Blocks | null;
+  private readonly pool: BufferPool;
+
+  constructor(private readonly index: PopulationIndex) {
+    this.blocks = index.blocks();
+    this.pool = index.pool;
+  }
+
+  /**
+   * The kernel's column, or null when it should run on every row (no blocks, columns of other
+   * types than the twin's, too many blocks differing). `changed` lists the columns read that may
+   * differ from the twin's: their position among the kernel's columns and the two slots.
+   */
+  run(
+    kernel: Kernel,
+    cols: Column[],
+    twinCols: Column[],
+    twinOut: Column,
+    changed: { k: number; slot: number; twinSlot: number }[],
+    entities: readonly string[],
+    /** The kernel's slot and its twin's. */
+    slot: number,
+    twinSlot: number,
+  ): { out: Column; same: boolean } | null {
+    const blocks = this.blocks;
+    if (!blocks) return null;
+    const lists: Int32Array[] = [];
+    for (const c of changed) {
+      const l = this.differing(c.slot, c.twinSlot, cols[c.k], twinCols[c.k], entities[c.k]);
+      if (l === null) return null;
+      if (l.length > 0 && !lists.includes(l)) lists.push(l);
+    }
+    const list = lists.length === 1 ? lists[0] : this.union(lists);
+    if (list.length > MAX_SHARE * blocks.count) return null;
+    const out = this.pool.alloc(twinOut.constructor.name, twinOut.length) as Column;
+    out.set(twinOut as ArrayLike<number>);
+    if (list.length === 0) return { out, same: true };
+    const sub = this.population(list);
+    const subCols = cols.map((col, k) => gather(col, sub.rows[entities[k]], this.pool));
+    const result = kernel.run(subCols, sub.index);
+    const rows = sub.rows[kernel.entity];
+    for (let q = 0; q < rows.length; q++) out[rows[q]] = result[q];
+    for (const c of subCols) this.pool.recycle(c);
+    this.pool.recycle(result);
+    const same = sameRows(out, twinOut, rows);
+    // Its readers compare it with the twin on these blocks only.
+    if (!same) this.computed.set(slot, { twinSlot, list });
+    return { out, same };
+  }
+
+  /** Give back every array kept for the run. */
+  release(): void {
+    for (const sub of this.subs.values()) {
+      sub.index.dispose();
+      for (const m of Object.values(sub.index.population.membership)) this.pool.recycle(m);
+      for (const r of Object.values(sub.rows)) this.pool.recycle(r);
+    }
+    this.diffs.clear();
+    this.computed.clear();
+    this.subs.clear();
+    this.byList.clear();
+  }
+
+  /** The blocks where two columns hold different bits (null: too many), once per pair of slots. */
+  private differing(slot: number, twinSlot: number, a: Column, b: Column, entity: string): Int32Array | null {
+    const computed = this.computed.get(slot);
+    if (computed && computed.twinSlot === twinSlot) return computed.list;
+    const key = `${slot}|${twinSlot}`;
+    let result = this.diffs.get(key);
+    if (result === undefined) {
+      result = a.constructor === b.constructor && a.length === b.length ? differingBlocks(a, b, this.blocks!.of[entity], MAX_SHARE * this.blocks!.count) : null;
+      this.diffs.set(key, result);
+    }
+    return result;
+  }
+
+  /** The blocks of several ordered lists, in order, each once. */
+  private union(lists: Int32Array[]): Int32Array {
+    const all = lists.flatMap((l) => Array.from(l)).sort((p, q) => p - q);
+    return Int32Array.from(all.filter((q, k) => k === 0 || q !== all[k - 1]));
+  }
+
+  /** The population of some blocks, once per set of blocks in the run. */
+  private population(list: Int32Array): SubPopulation {
+    let sub = this.byList.get(list);
+    if (!sub) {
+      const key = list.join(',');
+      sub = this.subs.get(key);
+      if (!sub) this.subs.set(key, (sub = subPopulation(this.index, this.blocks!, list)));
+      this.byList.set(list, sub);
+    }
+    return sub;
+  }
+}
+
+/**
+ * The blocks (in order: rows of an ordered population come block by block) where two columns of
+ * one type hold different bits, or null when there are more than `limit`. Float64 values are
+ * compared as two words each: -0 differs from 0, a NaN equals itself.
+ */
+function differingBlocks(a: Column, b: Column, of: Int32Array, limit: number): Int32Array | null {
+  const found: number[] = [];
+  const mark = (r: number) => {
+    if (found.length === 0 || found[found.length - 1] !== of[r]) found.push(of[r]);
+  };
+  if (a instanceof Float64Array) {
+    const x = new Int32Array(a.buffer, a.byteOffset, a.length * 2);
+    const y = new Int32Array(b.buffer, b.byteOffset, b.length * 2);
+    for (let r = 0; r < a.length && found.length <= limit; r++) if (x[2 * r] !== y[2 * r] || x[2 * r + 1] !== y[2 * r + 1]) mark(r);
+  } else {
+    for (let r = 0; r < a.length && found.length <= limit; r++) if (a[r] !== b[r]) mark(r);
+  }
+  return found.length <= limit ? Int32Array.from(found) : null;
+}
+
+/** Whether two columns hold the same bits on some rows (a NaN equals itself; -0 differs from 0). */
+function sameRows(a: Column, b: Column, rows: Int32Array): boolean {
+  for (let q = 0; q < rows.length; q++) {
+    const x = a[rows[q]];
+    const y = b[rows[q]];
+    if (x !== y ? x === x || y === y : x === 0 && 1 / x !== 1 / y) return false;
+  }
+  return true;
+}
+
+/** The rows `rows` of a column, in order, in a buffer from `pool`. */
+function gather(col: Column, rows: Int32Array, pool: BufferPool): Column {
+  const out = pool.alloc(col.constructor.name, rows.length) as Column;
+  for (let q = 0; q < rows.length; q++) out[q] = col[rows[q]];
+  return out;
+}
+
+function subPopulation(index: PopulationIndex, blocks: Blocks, list: Int32Array): SubPopulation {
+  const pool = index.pool;
+  const rows: Record<string, Int32Array> = {};
+  const count: Record<string, number> = {};
+  for (const [entity, start] of Object.entries(blocks.start)) {
+    let n = 0;
+    for (let q = 0; q < list.length; q++) n += start[list[q] + 1] - start[list[q]];
+    const r = pool.alloc('Int32Array', n) as Int32Array;
+    for (let q = 0, w = 0; q < list.length; q++) for (let x = start[list[q]]; x < start[list[q] + 1]; x++) r[w++] = x;
+    rows[entity] = r;
+    count[entity] = n;
+  }
+  const persons = rows[index.personKey];
+  const membership: Record<string, Int32Array> = {};
+  for (const [g, m] of Object.entries(index.population.membership)) {
+    // A person's group is renumbered as the position of its old row among the groups kept,
+    // counted as persons move from one group to the next.
+    const local = pool.alloc('Int32Array', persons.length) as Int32Array;
+    let next = -1;
+    let last = -1;
+    for (let q = 0; q < persons.length; q++) {
+      const old = m[persons[q]];
+      if (old !== last) {
+        next++;
+        last = old;
+      }
+      local[q] = next;
+    }
+    membership[g] = local;
+  }
+  return { index: new PopulationIndex({ count, membership, ordered: true }, index.personKey, pool), rows };
+}
