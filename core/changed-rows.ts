@@ -1,5 +1,5 @@
 import type { Kernel } from './compiler/variable';
-import type { BufferPool } from './buffer-pool';
+import { BufferPool } from './buffer-pool';
 import type { Blocks } from './blocks';
 import { PopulationIndex } from './population-index';
 import type { Column } from './types';
@@ -9,6 +9,13 @@ import type { Column } from './types';
  * scattering the results back would cost more than the rows saved.
  */
 const MAX_SHARE = 0.25;
+
+/**
+ * Buffers of the populations of a few blocks, kept apart from the chunks' pool: their sizes vary
+ * from one set of blocks to the next, and in the chunks' pool a small request takes a chunk-sized
+ * buffer, so the next chunk-sized request misses and allocates.
+ */
+const subPool = new BufferPool();
 
 /** Some blocks as a population of their own: each entity's rows in them, and their index. */
 interface SubPopulation {
@@ -72,12 +79,12 @@ export class ChangedBlocks {
     out.set(twinOut as ArrayLike<number>);
     if (list.length === 0) return { out, same: true };
     const sub = this.population(list);
-    const subCols = cols.map((col, k) => gather(col, sub.rows[entities[k]], this.pool));
+    const subCols = cols.map((col, k) => gather(col, sub.rows[entities[k]], subPool));
     const result = kernel.run(subCols, sub.index);
     const rows = sub.rows[kernel.entity];
     for (let q = 0; q < rows.length; q++) out[rows[q]] = result[q];
-    for (const c of subCols) this.pool.recycle(c);
-    this.pool.recycle(result);
+    for (const c of subCols) subPool.recycle(c);
+    subPool.recycle(result);
     const same = sameRows(out, twinOut, rows);
     // Its readers compare it with the twin on these blocks only.
     if (!same) this.computed.set(slot, { twinSlot, list });
@@ -88,8 +95,8 @@ export class ChangedBlocks {
   release(): void {
     for (const sub of this.subs.values()) {
       sub.index.dispose();
-      for (const m of Object.values(sub.index.population.membership)) this.pool.recycle(m);
-      for (const r of Object.values(sub.rows)) this.pool.recycle(r);
+      for (const m of Object.values(sub.index.population.membership)) subPool.recycle(m);
+      for (const r of Object.values(sub.rows)) subPool.recycle(r);
     }
     this.diffs.clear();
     this.computed.clear();
@@ -167,7 +174,7 @@ function gather(col: Column, rows: Int32Array, pool: BufferPool): Column {
 }
 
 function subPopulation(index: PopulationIndex, blocks: Blocks, list: Int32Array): SubPopulation {
-  const pool = index.pool;
+  const pool = subPool;
   const rows: Record<string, Int32Array> = {};
   const count: Record<string, number> = {};
   for (const [entity, start] of Object.entries(blocks.start)) {
@@ -196,5 +203,5 @@ function subPopulation(index: PopulationIndex, blocks: Blocks, list: Int32Array)
     }
     membership[g] = local;
   }
-  return { index: new PopulationIndex({ count, membership, ordered: true }, index.personKey, pool), rows };
+  return { index: new PopulationIndex({ count, membership, ordered: true }, index.personKey, subPool), rows };
 }
