@@ -265,6 +265,9 @@ export function buildPlan(
     const reader = [...rs][0];
     const [name, p] = key.split('@');
     const [rname, rp] = reader.split('@');
+    // A reader's defined_for stays a column: the reader then visits only the rows where it holds
+    // (a list of rows), where inlined it would be a condition tested on every row.
+    if (src.variable(rname).defined_for === name) continue;
     if (exactReads.get(key)?.has(reader) && p === rp && src.variable(name).entity === src.variable(rname).entity) inline.add(key);
   }
 
