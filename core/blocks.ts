@@ -14,7 +14,7 @@ export interface Blocks {
   start: Record<string, Int32Array>;
 }
 
-/** The blocks of an ordered population (null when some group has no member). */
+/** The blocks of an ordered population (null when a group count disagrees with the membership: a group without members). */
 export function computeBlocks(pop: Population, person: string, pool: BufferPool): Blocks | null {
   const n = pop.count[person];
   const groups = Object.keys(pop.membership);

@@ -398,7 +398,7 @@ export function scheduleReleases(steps: PlanStep[], keep: Set<number>): void {
     st.deps.forEach((d) => lastReader.set(d, i));
     if (st.kind === 'kernel' && st.twin) {
       lastReader.set(st.twin.slot, i);
-      // The twin's columns are compared with this kernel's row by row (runOnChangedBlocks).
+      // The twin's columns are compared with this kernel's row by row (ChangedBlocks).
       if (st.twin.sameRules) st.twin.deps.forEach((d) => lastReader.set(d, i));
     }
   });
