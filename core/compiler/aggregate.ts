@@ -31,13 +31,15 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
   const rowOf = (a: MathNode) => c.toRow(a === args[0] ? arg0! : c.scalar(a, inner), inner);
   // Aggregates of a constant that is the empty group's value too need no loop (plans make many
   // inputs nobody gave, all zeros, into constants).
-  if (fn !== 'first' && fn !== 'rank' && args.length === 1) {
+  // A sum, max or min of zeros is zero whatever the condition: members it skips add nothing, and
+  // a group with none has zero too.
+  if (fn !== 'first' && fn !== 'rank' && (args.length === 1 || fn === 'sum' || fn === 'max' || fn === 'min')) {
     const only = arg0!;
     if (only.k === 'const') {
       const v = Number(only.v);
       if ((fn === 'sum' || fn === 'max' || fn === 'min') && v === 0) return { k: 'const', v: 0 };
-      if ((fn === 'any' || fn === 'count') && !v) return { k: 'const', v: 0 };
-      if (fn === 'all' && v) return { k: 'const', v: 1 };
+      if ((fn === 'any' || fn === 'count') && !v && args.length === 1) return { k: 'const', v: 0 };
+      if (fn === 'all' && v && args.length === 1) return { k: 'const', v: 1 };
     }
   }
   const condOf = (a: MathNode | undefined) => (a ? `(${rowOf(a).code})` : 'true');

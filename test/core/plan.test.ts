@@ -18,6 +18,7 @@ const VARS = {
   r2: { entity: 'person', period: 'year', type: 'float', formula: 'shared + 2' },
   fam_z: { entity: 'family', period: 'year', type: 'float', formula: 'sum(a)' },
   unset_sum: { entity: 'family', period: 'year', type: 'float', formula: 'sum(unset - 3) + count(flag)' },
+  unset_cond_sum: { entity: 'family', period: 'year', type: 'float', formula: 'sum(unset - 3, z > 0) + max(unset - 3, z > 1) + min(unset - 3, z < 2)' },
   masked_in: { entity: 'person', period: 'year', type: 'float', formula: 'z / (z - 5)' },
   masked: { entity: 'person', period: 'year', type: 'float', default: -1, defined_for: 'positive', formula: 'masked_in * 2' },
   positive: { entity: 'person', period: 'year', type: 'bool', formula: 'z > 0' },
@@ -74,10 +75,12 @@ describe('core: execution plans', () => {
 
   it('folds aggregates of constants and gives constant targets as columns', () => {
     const s = planSim(z);
-    const plan = s.plan(['unset_sum', 'unset'], '2025');
-    expect(plan.steps.map((st) => st.kind)).to.deep.equal(['fill', 'fill']);
-    const out = s.computeReleasing(['unset_sum', 'unset'], '2025');
+    const plan = s.plan(['unset_sum', 'unset', 'unset_cond_sum'], '2025');
+    // Zeros summed (or their max or min) under a condition are zero whatever the condition.
+    expect(plan.steps.map((st) => st.kind)).to.deep.equal(['fill', 'fill', 'fill']);
+    const out = s.computeReleasing(['unset_sum', 'unset', 'unset_cond_sum'], '2025');
     expect(Array.from(out.get('unset_sum')!)).to.deep.equal([0, 0, 0, 0]); // each person in a family of their own
+    expect(Array.from(out.get('unset_cond_sum')!)).to.deep.equal(Array.from(lazy('unset_cond_sum', z)));
     expect(Array.from(out.get('unset')!)).to.deep.equal([3, 3, 3, 3]);
   });
 
