@@ -66,7 +66,8 @@ export class ChangedBlocks {
     twinSlot: number,
   ): { out: Column; same: boolean } | null {
     const blocks = this.blocks;
-    if (!blocks) return null;
+    // Every column read must be of an entity the blocks cover (each group has a membership).
+    if (!blocks || !(kernel.entity in blocks.of) || entities.some((e) => !(e in blocks.of))) return null;
     const lists: Int32Array[] = [];
     for (const c of changed) {
       const l = this.differing(c.slot, c.twinSlot, cols[c.k], twinCols[c.k], entities[c.k]);
