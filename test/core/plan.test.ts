@@ -36,6 +36,17 @@ const VARS = {
 // The monthly threshold changes in July 2025: the first six months are one computation, the last six another.
 const PARAMS = { gov: { threshold: { values: { '2020-01-01': 10, '2025-07-01': 20 } } } };
 
+/** A monthly m1 = z * rate[region], where the south's rate rises from 0.1 to 0.2 in July 2025, with `vars` reading it. */
+function regionModel(vars: Record<string, object>): CountryModel {
+  const base = {
+    z: { entity: 'person', period: 'year', type: 'float' },
+    region: { entity: 'household', period: 'year', type: 'enum', possible_values: ['NORTH', 'SOUTH'], default: 'NORTH' },
+    m1: { entity: 'person', period: 'month', type: 'float', formula: 'z * gov.rate[region]' },
+  };
+  const params = { gov: { rate: { NORTH: { values: { '2020-01-01': 0.1 } }, SOUTH: { values: { '2020-01-01': 0.1, '2025-07-01': 0.2 } } } } };
+  return miniModel({ ...base, ...vars }, params);
+}
+
 function planSim(z: number[]): Simulation {
   const s = sim(miniModel(VARS, PARAMS), z.map((_, i) => `p${i}`));
   s.setInput('z', '2025', z);
@@ -114,17 +125,12 @@ describe('core: execution plans', () => {
 
   it("copies a month's column from the month before where the columns it reads turned out the same (plan twins)", () => {
     // The rate changes in July for the south only: July's m1 kernel has other tables than June's.
-    const vars = {
-      z: { entity: 'person', period: 'year', type: 'float' },
-      region: { entity: 'household', period: 'year', type: 'enum', possible_values: ['NORTH', 'SOUTH'], default: 'NORTH' },
-      m1: { entity: 'person', period: 'month', type: 'float', formula: 'z * gov.rate[region]' },
+    const model = regionModel({
       m2: { entity: 'person', period: 'month', type: 'float', formula: 'm1 * 2 + 1' },
       m3: { entity: 'person', period: 'month', type: 'float', formula: 'm1 + 5' },
       y2: { entity: 'person', period: 'year', type: 'float', formula: 'm2 * 1' },
       y3: { entity: 'person', period: 'year', type: 'float', formula: 'm3 * 1' },
-    };
-    const params = { gov: { rate: { NORTH: { values: { '2020-01-01': 0.1 } }, SOUTH: { values: { '2020-01-01': 0.1, '2025-07-01': 0.2 } } } } };
-    const model = miniModel(vars, params);
+    });
     const run = (regions: string[]) => {
       const s = sim(model, ['a', 'b'], { household: regions.map((_, i) => ({ id: `h${i}`, members: [['a', 'b'][i]] })) });
       s.setInput('z', '2025', [120, 240]);
@@ -161,16 +167,11 @@ describe('core: execution plans', () => {
 
   it("computes a month again only on the households where what it reads differs from the month before (changed blocks)", () => {
     // The rate changes in July for the south only; one household in twenty is in the south.
-    const vars = {
-      z: { entity: 'person', period: 'year', type: 'float' },
-      region: { entity: 'household', period: 'year', type: 'enum', possible_values: ['NORTH', 'SOUTH'], default: 'NORTH' },
-      m1: { entity: 'person', period: 'month', type: 'float', formula: 'z * gov.rate[region]' },
+    const model = regionModel({
       fam: { entity: 'family', period: 'month', type: 'float', formula: 'sum(m1) + count(m1 > 1)' },
       m2: { entity: 'person', period: 'month', type: 'float', formula: 'fam * 2 + m1' },
       y2: { entity: 'person', period: 'year', type: 'float', formula: 'm2 * 1' },
-    };
-    const params = { gov: { rate: { NORTH: { values: { '2020-01-01': 0.1 } }, SOUTH: { values: { '2020-01-01': 0.1, '2025-07-01': 0.2 } } } } };
-    const model = miniModel(vars, params);
+    });
     const people = Array.from({ length: 40 }, (_, i) => `p${i}`);
     const households = Array.from({ length: 20 }, (_, h) => ({ id: `h${h}`, members: [`p${2 * h}`, `p${2 * h + 1}`] }));
     const s = sim(model, people, { household: households, family: households.map((h) => ({ ...h, id: `f${h.id}` })) });
