@@ -14,6 +14,14 @@ export interface Blocks {
   start: Record<string, Int32Array>;
 }
 
+/**
+ * Whether a block starts at person `p` of an ordered population (`ms`: its membership arrays):
+ * every group changes instance there, so no group straddles a cut at `p`.
+ */
+export function startsBlock(ms: readonly Int32Array[], p: number): boolean {
+  return !ms.some((m) => m[p] === m[p - 1]);
+}
+
 /** The blocks of an ordered population (null when a group count disagrees with the membership: a group without members). */
 export function computeBlocks(pop: Population, person: string, pool: BufferPool): Blocks | null {
   const n = pop.count[person];
@@ -24,9 +32,7 @@ export function computeBlocks(pop: Population, person: string, pool: BufferPool)
   const personStart = pool.alloc('Int32Array', n + 1) as Int32Array;
   let b = -1;
   for (let p = 0; p < n; p++) {
-    let cut = true;
-    if (p > 0) for (const m of ms) if (m[p] === m[p - 1]) cut = false;
-    if (cut) personStart[++b] = p;
+    if (p === 0 || startsBlock(ms, p)) personStart[++b] = p;
     personOf[p] = b;
   }
   const count = b + 1;

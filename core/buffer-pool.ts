@@ -4,6 +4,13 @@ type Ctor = Float64ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstruc
 /** The column types, by name (as kernels and outputArrayType name them). */
 export const COLUMN_TYPES: Record<string, Ctor> = { Float64Array, Int32Array, Uint8Array };
 
+/** A copy of a column in a buffer from `from` (a pool, a population). */
+export function copyColumn(from: { alloc(type: string, n: number): Column }, col: Column): Column {
+  const copy = from.alloc(col.constructor.name, col.length);
+  copy.set(col as ArrayLike<number>);
+  return copy;
+}
+
 /** A buffer the pool owns: the whole array, and the last view of its first rows handed out. */
 interface Entry {
   whole: Column;

@@ -1,5 +1,5 @@
 import type { Kernel } from './compiler/variable';
-import { BufferPool } from './buffer-pool';
+import { BufferPool, copyColumn } from './buffer-pool';
 import type { Blocks } from './blocks';
 import { PopulationIndex } from './population-index';
 import type { Column } from './types';
@@ -76,8 +76,7 @@ export class ChangedBlocks {
     }
     const list = lists.length === 1 ? lists[0] : this.union(lists);
     if (list.length > MAX_SHARE * blocks.count) return null;
-    const out = this.pool.alloc(twinOut.constructor.name, twinOut.length) as Column;
-    out.set(twinOut as ArrayLike<number>);
+    const out = copyColumn(this.pool, twinOut);
     if (list.length === 0) return { out, same: true };
     const sub = this.population(list);
     const subCols = cols.map((col, k) => gather(col, sub.rows[entities[k]], subPool));

@@ -1,3 +1,4 @@
+import { startsBlock } from './blocks';
 import { BufferPool } from './buffer-pool';
 import type { CountryModel } from './model';
 import { Column, Population } from './types';
@@ -25,7 +26,7 @@ export function chunkRanges(model: CountryModel, pop: Population, chunkPeople: n
   let lo = 0;
   while (lo < n) {
     let hi = Math.min(n, lo + chunkPeople);
-    while (hi < n && ms.some((m) => m[hi] === m[hi - 1])) hi++;
+    while (hi < n && !startsBlock(ms, hi)) hi++;
     const c: Record<string, Range> = { [person]: { lo, hi } };
     for (const g of groups) c[g] = { lo: pop.membership[g][lo], hi: pop.membership[g][hi - 1] + 1 };
     chunks.push(c);

@@ -5,6 +5,7 @@ import type { Kernel } from './compiler/variable';
 import { resolveRead } from './variables';
 import { Column, EngineError, VariableSpec } from './types';
 import { BranchSpec, changedNames, mergeOverrides } from './branches';
+import { copyColumn } from './buffer-pool';
 import { ChangedBlocks } from './changed-rows';
 import { PopulationIndex } from './population-index';
 
@@ -57,10 +58,10 @@ export type PlanStep =
 
 /**
  * An earlier kernel of the same variable with the same code in the same plan (a monthly variable's
- * previous distinct month). Where, in a run, the
- * columns it read hold the same values as this kernel's (and its tables are the same) this kernel's
- * column is a copy of its column; where this kernel's column comes out equal to it anyway, the
- * kernels reading the two see the same values (see runSteps).
+ * previous distinct month). Where, in a run, the columns it read hold the same values as this
+ * kernel's (and its tables are the same) this kernel's column is a copy of its column; where this
+ * kernel's column comes out equal to it anyway, the kernels reading the two see the same values
+ * (see runSteps).
  */
 export interface Twin {
   slot: number;
@@ -452,10 +453,7 @@ export function runSteps(plan: Plan, pop: PopulationView & { count(entity: strin
           const changed: { k: number; slot: number; twinSlot: number }[] = [];
           st.deps.forEach((d, k) => ids[d] !== ids[twin.deps[k]] && changed.push({ k, slot: d, twinSlot: twin.deps[k] }));
           if (changed.length === 0) {
-            const from = slots[twin.slot]!;
-            const copy = pop.alloc(from.constructor.name, from.length) as Column;
-            copy.set(from as ArrayLike<number>);
-            slots[st.slot] = copy;
+            slots[st.slot] = copyColumn(pop, slots[twin.slot]!);
             ids[st.slot] = ids[twin.slot];
             break;
           }
@@ -500,11 +498,7 @@ export function runSteps(plan: Plan, pop: PopulationView & { count(entity: strin
         let out = runPlan(st.plan, pop, cols).get(st.name)!;
         // A branch whose target it takes whole from this plan hands back this plan's own column:
         // a copy keeps the two slots' lifetimes apart (releasing one must not free the other).
-        if (cols.includes(out)) {
-          const copy = pop.alloc(out.constructor.name, out.length) as Column;
-          copy.set(out as ArrayLike<number>);
-          out = copy;
-        }
+        if (cols.includes(out)) out = copyColumn(pop, out);
         slots[st.slot] = out;
         break;
       }
