@@ -67,10 +67,13 @@ export function compileVariableBody(c: ExprCompiler, b: KernelBuilder, env: Comp
   } else if (row.t === 'enum') {
     throw new CompileError(`the formula gives an enum value but ${spec.name} is ${spec.type}`);
   }
-  if (mask === null && (result.k === 'const' || (row.t === 'enum' && numericLiteral(row.code) !== null))) {
-    const v = result.k === 'const' ? result.v : Number(row.code);
+  // A value whose code folded to a literal (`0 * x` of a local) is constant whatever its locals
+  // compute, and so is a masked one whose value is the default outside the mask.
+  const literal = result.k === 'const' ? result.v : numericLiteral(row.code);
+  if (literal !== null) {
+    const v = literal;
     const constant = spec.type === 'bool' ? (v ? 1 : 0) : spec.type === 'int' ? Number(v) | 0 : Number(v);
-    return { mask, maskEnd, maskDefault, row: null, constant };
+    if (mask === null || constant === maskDefault) return { mask: null, maskEnd, maskDefault, row: null, constant };
   }
   const code = spec.type === 'bool' ? `((${row.code}) ? 1 : 0)` : row.code;
   return { mask, maskEnd, maskDefault, row: { ...row, code }, constant: null };

@@ -20,6 +20,8 @@ const VARS = {
   unset_sum: { entity: 'family', period: 'year', type: 'float', formula: 'sum(unset - 3) + count(flag)' },
   unset_cond_sum: { entity: 'family', period: 'year', type: 'float', formula: 'sum(unset - 3, z > 0) + max(unset - 3, z > 1) + min(unset - 3, z < 2)' },
   masked_in: { entity: 'person', period: 'year', type: 'float', formula: 'z / (z - 5)' },
+  masked_zero: { entity: 'person', period: 'year', type: 'float', defined_for: 'positive', formula: 'part = z * 2; (unset - 3) * part' },
+  masked_three: { entity: 'person', period: 'year', type: 'float', defined_for: 'positive', formula: 'part = z * 2; unset + 0 * part' },
   masked: { entity: 'person', period: 'year', type: 'float', default: -1, defined_for: 'positive', formula: 'masked_in * 2' },
   positive: { entity: 'person', period: 'year', type: 'bool', formula: 'z > 0' },
   int_part: { entity: 'person', period: 'year', type: 'int', formula: 'z * 1.5' },
@@ -93,6 +95,17 @@ describe('core: execution plans', () => {
     expect(Array.from(out.get('unset_sum')!)).to.deep.equal([0, 0, 0, 0]); // each person in a family of their own
     expect(Array.from(out.get('unset_cond_sum')!)).to.deep.equal(Array.from(lazy('unset_cond_sum', z)));
     expect(Array.from(out.get('unset')!)).to.deep.equal([3, 3, 3, 3]);
+  });
+
+  it('fills a masked variable whose value folds to its default, and computes one whose value differs from it', () => {
+    const s = planSim(z);
+    // (unset - 3) * part is 0 inside the mask and the default 0 outside it, whatever part computes.
+    const plan = s.plan(['masked_zero', 'masked_three'], '2025');
+    expect(plan.steps.map((st) => (st.kind === 'kernel' ? st.kernel.variable : st.kind))).to.deep.equal(['fill', 'positive', 'masked_three']);
+    const out = s.computeReleasing(['masked_zero', 'masked_three'], '2025');
+    expect(Array.from(out.get('masked_zero')!)).to.deep.equal(lazy('masked_zero', z));
+    expect(Array.from(out.get('masked_three')!)).to.deep.equal([0, 3, 3, 0]);
+    expect(lazy('masked_three', z)).to.deep.equal([0, 3, 3, 0]);
   });
 
   it('skips an inlined formula on rows outside its reader mask (no division results leak)', () => {
