@@ -69,9 +69,8 @@ export function compileVariableBody(c: ExprCompiler, b: KernelBuilder, env: Comp
   }
   // A value whose code folded to a literal (`0 * x` of a local) is constant whatever its locals
   // compute, and so is a masked one whose value is the default outside the mask.
-  const literal = result.k === 'const' ? result.v : numericLiteral(row.code);
-  if (literal !== null) {
-    const v = literal;
+  const v = result.k === 'const' ? result.v : numericLiteral(row.code);
+  if (v !== null) {
     const constant = spec.type === 'bool' ? (v ? 1 : 0) : spec.type === 'int' ? Number(v) | 0 : Number(v);
     if (mask === null || constant === maskDefault) return { mask: null, maskEnd, maskDefault, row: null, constant };
   }
