@@ -42,6 +42,11 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
       if (fn === 'all' && v && args.length === 1) return { k: 'const', v: 1 };
     }
   }
+  // A condition no member meets (a constant false) leaves every group empty: its sum, max or min is 0.
+  if ((fn === 'sum' || fn === 'max' || fn === 'min') && args.length === 2) {
+    const cond = c.scalar(args[1], inner);
+    if (cond.k === 'const' && !cond.v) return { k: 'const', v: 0 };
+  }
   const condOf = (a: MathNode | undefined) => (a ? `(${rowOf(a).code})` : 'true');
   // sum, count, any, all, max and min: one accumulator array, filled by a loop over the members.
   // The same aggregate twice in a formula (count(is_adult) in two places) is computed once.

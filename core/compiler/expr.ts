@@ -4,7 +4,7 @@ import type { ValueAt } from '../../parameters/types';
 import { lastYear } from '../periods';
 import { resolveRead } from '../variables';
 import { CompileError, KernelBuilder, NeedMaterialize } from './builder';
-import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, TableRead, arrayType, isConst, literal, typeOfConst } from './ir';
+import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, TableRead, arrayType, bounds, isConst, literal, typeOfConst } from './ir';
 import { indexParam, paramToValue, paramScales, scaleBracketValue, tableRow } from './params';
 import { compileAggregate, memberLevel } from './aggregate';
 import { foldOperator, selectToConditional, unrolledScale } from './fold';
@@ -35,8 +35,7 @@ type Local =
   /** Defined but not compiled yet: a local nothing reads adds no column and no loop. */
   | { kind: 'lazy'; node: MathNode; scope: Scope }
   | { kind: 'ir'; ir: ConstIR | ParamIR }
-  | { kind: 'array'; name: string; entity: string; t: ScalarType; enumInfo?: EnumInfo }
-  | { kind: 'inline'; name: string; entity: string; t: ScalarType; enumInfo?: EnumInfo };
+  | { kind: 'array' | 'inline'; name: string; entity: string; t: ScalarType; enumInfo?: EnumInfo; lo?: number; hi?: number };
 
 export interface Scope {
   entity: string;
@@ -106,10 +105,10 @@ export class ExprCompiler {
     const v = this.b.temp('L_');
     if (scope.main) {
       this.b.mainLines.push(`const ${v} = ${ir.code};`);
-      return { kind: 'inline', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo };
+      return { kind: 'inline', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo, lo: ir.lo, hi: ir.hi };
     }
     this.materialize(ir, scope, v);
-    return { kind: 'array', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo };
+    return { kind: 'array', name: v, entity: ir.entity, t: ir.t, enumInfo: ir.enumInfo, lo: ir.lo, hi: ir.hi };
   }
 
   /** Emit a pre-loop writing a row expression into an array named `v`. */
@@ -197,9 +196,9 @@ export class ExprCompiler {
       if (local.kind === 'ir') return local.ir;
       if (local.kind === 'inline') {
         if (!scope.main && numericLiteral(local.name) === null) throw new NeedMaterialize(name);
-        return { k: 'row', code: local.name, entity: scope.entity, t: local.t, enumInfo: local.enumInfo };
+        return { k: 'row', code: local.name, entity: scope.entity, t: local.t, enumInfo: local.enumInfo, lo: local.lo, hi: local.hi };
       }
-      return { k: 'row', code: this.project(local.name, local.entity, scope, name), entity: scope.entity, t: local.t, enumInfo: local.enumInfo };
+      return { k: 'row', code: this.project(local.name, local.entity, scope, name), entity: scope.entity, t: local.t, enumInfo: local.enumInfo, lo: local.lo, hi: local.hi };
     }
     const alias = this.env.aliases[name];
     if (alias !== undefined) return this.paramRoot(alias);
@@ -278,7 +277,8 @@ export class ExprCompiler {
     if (body.mask !== null) value = `((${body.mask}) ? ${value} : ${literal(body.maskDefault)})`;
     const v = this.b.temp('V_');
     this.b.mainLines.push(`const ${v} = ${value};`);
-    const ir: RowIR = { k: 'row', code: v, entity: spec.entity, t: 'num' };
+    const valueBounds = body.row === null ? { lo: body.constant!, hi: body.constant! } : { lo: body.row.lo, hi: body.row.hi };
+    const ir: RowIR = { k: 'row', code: v, entity: spec.entity, t: 'num', ...(body.mask !== null ? either(valueBounds, { lo: body.maskDefault, hi: body.maskDefault }) : valueBounds) };
     this.inlined.set(key, ir);
     return ir;
   }
@@ -364,15 +364,18 @@ export class ExprCompiler {
     // A factor that is a constant 0 (an eligibility that cannot hold, an amount nobody gave) makes the
     // product 0, so what only the other factor needed is never computed.
     if (fn === 'multiply' && (c0 === 0 || c1 === 0)) return { k: 'const', v: 0 };
+    // So is a share of nothing (0 / members): formulas guard their divisions by zero.
+    if (fn === 'divide' && c0 === 0) return { k: 'const', v: 0 };
     const row = (c: string, t: ScalarType = 'num'): RowIR => ({ k: 'row', code: c, entity: scope.entity, t });
+    const [b0, b1] = irs.map((ir) => bounds(ir as ConstIR | RowIR));
     switch (fn) {
-      case 'add': return row(`(${code[0]} + ${code[1]})`);
-      case 'subtract': return row(`(${code[0]} - ${code[1]})`);
-      case 'multiply': return row(`(${code[0]} * ${code[1]})`);
+      case 'add': return { ...row(`(${code[0]} + ${code[1]})`), ...sum(b0, b1) };
+      case 'subtract': return { ...row(`(${code[0]} - ${code[1]})`), ...sum(b0, { lo: neg(b1.hi), hi: neg(b1.lo) }) };
+      case 'multiply': return { ...row(`(${code[0]} * ${code[1]})`), ...(c0 !== null ? scaled(b1, c0) : c1 !== null ? scaled(b0, c1) : {}) };
       case 'divide': return row(`(${code[0]} / ${code[1]})`);
       case 'pow': return row(`(${code[0]} ** ${code[1]})`);
       case 'mod': return row(`H.mod(${code[0]}, ${code[1]})`);
-      case 'unaryMinus': return row(`(-${code[0]})`);
+      case 'unaryMinus': return { ...row(`(-${code[0]})`), lo: neg(b0.hi), hi: neg(b0.lo) };
       case 'and': return row(`(!!${code[0]} && !!${code[1]})`, 'bool');
       case 'or': return row(`(!!${code[0]} || !!${code[1]})`, 'bool');
       case 'xor': return row(`(!!${code[0]} !== !!${code[1]})`, 'bool');
@@ -465,7 +468,7 @@ export class ExprCompiler {
     if ((xr.t === 'str') !== (yr.t === 'str')) throw new CompileError(`both branches of a condition must be strings or both numbers ("${a.toString()}", "${b.toString()}")`);
     if ((xr.t === 'enum') !== (yr.t === 'enum')) throw new CompileError(`both branches of a condition must be enums or both numbers ("${a.toString()}", "${b.toString()}")`);
     const t: ScalarType = xr.t === yr.t ? xr.t : 'num';
-    return { k: 'row', code: `(${this.toRow(cond, scope).code} ? ${xr.code} : ${yr.code})`, entity: scope.entity, t, enumInfo: xr.enumInfo ?? yr.enumInfo };
+    return { k: 'row', code: `(${this.toRow(cond, scope).code} ? ${xr.code} : ${yr.code})`, entity: scope.entity, t, enumInfo: xr.enumInfo ?? yr.enumInfo, ...either(bounds(x), bounds(y)) };
   }
 
   private call(node: Node, scope: Scope, hint?: EnumInfo): IR {
@@ -502,7 +505,20 @@ export class ExprCompiler {
         if (args.length === 1) return this.scalar(args[0], scope);
         const irs = args.map((a) => this.scalar(a, scope));
         if (irs.every(isConst)) return { k: 'const', v: (name === 'max' ? Math.max : Math.min)(...irs.map((c) => Number((c as ConstIR).v))) };
-        return { k: 'row', code: `Math.${name}(${args.map((a) => this.num(a, scope)).join(', ')})`, entity: scope.entity, t: 'num' };
+        // Bounds (max(0, x) is at least 0) decide a min or max against a constant beyond them: an
+        // amount capped at a limit nobody's inputs raise above 0 is 0.
+        const bs = irs.map(bounds);
+        const consts = irs.filter(isConst).map((c) => Number(c.v));
+        const los = bs.map((b) => b.lo), his = bs.map((b) => b.hi);
+        if (name === 'min' && consts.length > 0 && los.every((l) => l !== undefined && l >= Math.min(...consts))) return { k: 'const', v: Math.min(...consts) };
+        if (name === 'max' && consts.length > 0 && his.every((h) => h !== undefined && h <= Math.max(...consts))) return { k: 'const', v: Math.max(...consts) };
+        const known = (xs: (number | undefined)[]) => xs.filter((x): x is number => x !== undefined);
+        const all = (xs: (number | undefined)[]) => (known(xs).length === xs.length ? known(xs) : null);
+        const [lo, hi] =
+          name === 'max'
+            ? [known(los).length ? Math.max(...known(los)) : undefined, all(his) ? Math.max(...all(his)!) : undefined]
+            : [all(los) ? Math.min(...all(los)!) : undefined, known(his).length ? Math.min(...known(his)) : undefined];
+        return { k: 'row', code: `Math.${name}(${args.map((a) => this.num(a, scope)).join(', ')})`, entity: scope.entity, t: 'num', lo, hi };
       }
       case 'sum':
       case 'count':
@@ -637,3 +653,18 @@ export class ExprCompiler {
 
 }
 
+type Bounds = { lo?: number; hi?: number };
+const neg = (x: number | undefined) => (x === undefined ? undefined : -x);
+/** Bounds of a value that is one of two values. */
+function either(a: Bounds, b: Bounds): Bounds {
+  return { lo: a.lo !== undefined && b.lo !== undefined ? Math.min(a.lo, b.lo) : undefined, hi: a.hi !== undefined && b.hi !== undefined ? Math.max(a.hi, b.hi) : undefined };
+}
+/** Bounds of a sum. */
+function sum(a: Bounds, b: Bounds): Bounds {
+  return { lo: a.lo !== undefined && b.lo !== undefined ? a.lo + b.lo : undefined, hi: a.hi !== undefined && b.hi !== undefined ? a.hi + b.hi : undefined };
+}
+/** Bounds of a value times a constant. */
+function scaled(a: Bounds, k: number): Bounds {
+  const lo = a.lo === undefined ? undefined : a.lo * k, hi = a.hi === undefined ? undefined : a.hi * k;
+  return k >= 0 ? { lo, hi } : { lo: hi, hi: lo };
+}

@@ -24,6 +24,9 @@ export interface RowIR {
   enumInfo?: EnumInfo;
   /** Set when `code` is exactly a constant table read at a per-row position (a parameter broken down by a column). */
   table?: TableRead;
+  /** Bounds every row's value keeps (NaN aside), when known (`max(0, x)` is at least 0): `min(0, max(0, x))` folds to 0. */
+  lo?: number;
+  hi?: number;
 }
 
 /**
@@ -57,6 +60,13 @@ export type IR = ConstIR | RowIR | ParamIR;
 
 export function isConst(ir: IR): ir is ConstIR {
   return ir.k === 'const';
+}
+
+/** The bounds a scalar keeps on every row (NaN aside), where known. */
+export function bounds(ir: ConstIR | RowIR): { lo?: number; hi?: number } {
+  if (ir.k === 'row') return { lo: ir.lo, hi: ir.hi };
+  const v = typeof ir.v === 'number' ? ir.v : typeof ir.v === 'boolean' ? Number(ir.v) : undefined;
+  return { lo: v, hi: v };
 }
 
 export function literal(v: number | boolean | string): string {

@@ -20,6 +20,9 @@ const VARS = {
   unset_sum: { entity: 'family', period: 'year', type: 'float', formula: 'sum(unset - 3) + count(flag)' },
   unset_cond_sum: { entity: 'family', period: 'year', type: 'float', formula: 'sum(unset - 3, z > 0) + max(unset - 3, z > 1) + min(unset - 3, z < 2)' },
   masked_in: { entity: 'person', period: 'year', type: 'float', formula: 'z / (z - 5)' },
+  bounded: { entity: 'person', period: 'year', type: 'float', formula: 'min(0, max(0, z - 1)) + max(0, min(0, z)) + max(0, 0 - 2 * max(0, z)) + 0 / (z + 1)' },
+  never_sum: { entity: 'family', period: 'year', type: 'float', formula: 'sum(z, unset > 5) + max(z, unset > 5)' },
+  clipped: { entity: 'person', period: 'year', type: 'float', formula: 'min(1, max(0, z)) + max(-1, min(0, z))' },
   masked_zero: { entity: 'person', period: 'year', type: 'float', defined_for: 'positive', formula: 'part = z * 2; (unset - 3) * part' },
   masked_three: { entity: 'person', period: 'year', type: 'float', defined_for: 'positive', formula: 'part = z * 2; unset + 0 * part' },
   masked: { entity: 'person', period: 'year', type: 'float', default: -1, defined_for: 'positive', formula: 'masked_in * 2' },
@@ -95,6 +98,17 @@ describe('core: execution plans', () => {
     expect(Array.from(out.get('unset_sum')!)).to.deep.equal([0, 0, 0, 0]); // each person in a family of their own
     expect(Array.from(out.get('unset_cond_sum')!)).to.deep.equal(Array.from(lazy('unset_cond_sum', z)));
     expect(Array.from(out.get('unset')!)).to.deep.equal([3, 3, 3, 3]);
+  });
+
+  it('folds what bounds decide (min(0, max(0, x)), a share of nothing) and aggregates under a condition no member meets', () => {
+    const s = planSim(z);
+    const plan = s.plan(['bounded', 'never_sum', 'clipped'], '2025');
+    // clipped's bounds do not decide it: it is computed.
+    expect(plan.steps.map((st) => (st.kind === 'kernel' ? st.kernel.variable : st.kind))).to.deep.equal(['fill', 'fill', 'clipped']);
+    const out = s.computeReleasing(['bounded', 'never_sum', 'clipped'], '2025');
+    for (const name of ['bounded', 'never_sum', 'clipped']) expect(Array.from(out.get(name)!)).to.deep.equal(lazy(name, z));
+    expect(Array.from(out.get('bounded')!)).to.deep.equal([0, 0, 0, 0]);
+    expect(Array.from(out.get('clipped')!)).to.deep.equal([0, 1, 1, -1]);
   });
 
   it('fills a masked variable whose value folds to its default, and computes one whose value differs from it', () => {
