@@ -306,6 +306,13 @@ export function buildPlan(
     } else {
       const touchesInline = s.probe.deps.some((d) => !d.branch && inline.has(`${d.name}@${d.period}`));
       const kernel = touchesInline ? src.fusedKernel(name, p, fusion) : s.probe;
+      if (kernel.constant !== null) {
+        // The formulas of the variables inlined into it can fold what its probe could not.
+        slot = slotCount++;
+        steps.push({ kind: 'fill', entity: kernel.entity, type: outputArrayType(src.variable(name)), value: kernel.constant, deps: [], slot, release: [] });
+        slotOf.set(key, slot);
+        return slot;
+      }
       const deps = kernel.deps.map((d) => (d.branch && !isIdentity(d.branch) ? branchSlot(d.name, d.period, d.branch) : readSlot(d.name, d.period)));
       slot = shared(`k|${kernelSignature(kernel)}|${deps.join(',')}`, () => {
         const fresh = slotCount++;

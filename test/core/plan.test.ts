@@ -23,6 +23,8 @@ const VARS = {
   bounded: { entity: 'person', period: 'year', type: 'float', formula: 'min(0, max(0, z - 1)) + max(0, min(0, z)) + max(0, 0 - 2 * max(0, z)) + 0 / (z + 1)' },
   never_sum: { entity: 'family', period: 'year', type: 'float', formula: 'sum(z, unset > 5) + max(z, unset > 5)' },
   clipped: { entity: 'person', period: 'year', type: 'float', formula: 'min(1, max(0, z)) + max(-1, min(0, z))' },
+  floor_z: { entity: 'person', period: 'year', type: 'float', formula: 'max(0, z)' },
+  capped_floor: { entity: 'person', period: 'year', type: 'float', formula: 'min(0, floor_z)' },
   masked_zero: { entity: 'person', period: 'year', type: 'float', defined_for: 'positive', formula: 'part = z * 2; (unset - 3) * part' },
   masked_three: { entity: 'person', period: 'year', type: 'float', defined_for: 'positive', formula: 'part = z * 2; unset + 0 * part' },
   masked: { entity: 'person', period: 'year', type: 'float', default: -1, defined_for: 'positive', formula: 'masked_in * 2' },
@@ -109,6 +111,13 @@ describe('core: execution plans', () => {
     for (const name of ['bounded', 'never_sum', 'clipped']) expect(Array.from(out.get(name)!)).to.deep.equal(lazy(name, z));
     expect(Array.from(out.get('bounded')!)).to.deep.equal([0, 0, 0, 0]);
     expect(Array.from(out.get('clipped')!)).to.deep.equal([0, 1, 1, -1]);
+  });
+
+  it('fills a variable that folds only once its single-reader dependency is inlined', () => {
+    // Read from a column, floor_z has no known bounds; inlined, it is at least 0, so min(0, floor_z) is 0.
+    const s = planSim(z);
+    expect(s.plan(['capped_floor'], '2025').steps.map((st) => st.kind)).to.deep.equal(['fill']);
+    expect(Array.from(s.computeReleasing(['capped_floor'], '2025').get('capped_floor')!)).to.deep.equal(lazy('capped_floor', z));
   });
 
   it('fills a masked variable whose value folds to its default, and computes one whose value differs from it', () => {
