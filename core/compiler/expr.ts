@@ -595,12 +595,17 @@ export class ExprCompiler {
     if (!Array.isArray(values)) throw new CompileError(`isin(x, ${arg.toString()}): the parameter is not a list`);
     if (x.t === 'enum') {
       const known = x.enumInfo!.values;
+      // A constant value (an input nobody gave, at its default) is in the list or not.
+      const at = numericLiteral(x.code);
+      if (at !== null && known[at] !== undefined) return { k: 'const', v: values.includes(known[at]) };
       const table = Uint8Array.from(known, (v) => (values.includes(v) ? 1 : 0));
       return { k: 'row', code: `${this.b.constant(table)}[${x.code}]`, entity: scope.entity, t: 'bool' };
     }
     const codes = values.map((v) => (x.t === 'str' ? String(strings.code(String(v))) : String(Number(v))));
     if (codes.some((c) => c === 'NaN')) throw new CompileError(`isin(x, ${arg.toString()}): a number cannot be in a list of texts`);
     if (codes.length === 0) return { k: 'const', v: false };
+    const at = numericLiteral(x.code);
+    if (at !== null) return { k: 'const', v: codes.some((c) => Number(c) === at) };
     if (x.t === 'str') {
       // Texts are interned as small integer codes: membership is a byte table (a code beyond it,
       // a text interned later, reads undefined: not a member), much cheaper than a Set per row.

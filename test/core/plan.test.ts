@@ -23,6 +23,8 @@ const VARS = {
   bounded: { entity: 'person', period: 'year', type: 'float', formula: 'min(0, max(0, z - 1)) + max(0, min(0, z)) + max(0, 0 - 2 * max(0, z)) + 0 / (z + 1)' },
   never_sum: { entity: 'family', period: 'year', type: 'float', formula: 'sum(z, unset > 5) + max(z, unset > 5)' },
   clipped: { entity: 'person', period: 'year', type: 'float', formula: 'min(1, max(0, z)) + max(-1, min(0, z))' },
+  kind: { entity: 'person', period: 'year', type: 'enum', possible_values: ['A', 'B'], default: 'A' },
+  kind_listed: { entity: 'person', period: 'year', type: 'bool', formula: 'isin(kind, gov.listed)' },
   floor_z: { entity: 'person', period: 'year', type: 'float', formula: 'max(0, z)' },
   capped_floor: { entity: 'person', period: 'year', type: 'float', formula: 'min(0, floor_z)' },
   masked_zero: { entity: 'person', period: 'year', type: 'float', defined_for: 'positive', formula: 'part = z * 2; (unset - 3) * part' },
@@ -41,7 +43,7 @@ const VARS = {
 };
 
 // The monthly threshold changes in July 2025: the first six months are one computation, the last six another.
-const PARAMS = { gov: { threshold: { values: { '2020-01-01': 10, '2025-07-01': 20 } } } };
+const PARAMS = { gov: { threshold: { values: { '2020-01-01': 10, '2025-07-01': 20 } }, listed: { values: { '2020-01-01': ['B'] } } } };
 
 /** A monthly m1 = z * rate[region], where the south's rate rises from 0.1 to 0.2 in July 2025, with `vars` reading it. */
 function regionModel(vars: Record<string, object>): CountryModel {
@@ -111,6 +113,12 @@ describe('core: execution plans', () => {
     for (const name of ['bounded', 'never_sum', 'clipped']) expect(Array.from(out.get(name)!)).to.deep.equal(lazy(name, z));
     expect(Array.from(out.get('bounded')!)).to.deep.equal([0, 0, 0, 0]);
     expect(Array.from(out.get('clipped')!)).to.deep.equal([0, 1, 1, -1]);
+  });
+
+  it('folds isin() of an enum nobody gave (its default) against a list', () => {
+    const s = planSim(z);
+    expect(s.plan(['kind_listed'], '2025').steps.map((st) => st.kind)).to.deep.equal(['fill']);
+    expect(Array.from(s.computeReleasing(['kind_listed'], '2025').get('kind_listed')!)).to.deep.equal(lazy('kind_listed', z));
   });
 
   it('fills a variable that folds only once its single-reader dependency is inlined', () => {
