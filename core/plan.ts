@@ -2,6 +2,7 @@ import type { PopulationView } from './compiler/builder';
 import type { Fusion } from './compiler/expr';
 import { defaultCode, outputArrayType } from './compiler/formula';
 import type { Kernel } from './compiler/variable';
+import type { Bounds } from './compiler/ir';
 import { resolveRead } from './variables';
 import { Column, EngineError, VariableSpec } from './types';
 import { BranchSpec, changedNames, mergeOverrides } from './branches';
@@ -120,6 +121,7 @@ export function buildPlan(
   if (depth > MAX_BRANCH_DEPTH) throw new EngineError(`branches nested ${MAX_BRANCH_DEPTH} deep: a branch whose formula asks for the same branch again never ends (${targets.join(', ')})`);
   const state = new Map<string, State>();
   const constants = new Map<string, number>();
+  const bounds = new Map<string, Bounds>();
   const visiting: string[] = [];
   const branchPlans = new Map<string, Plan>();
 
@@ -222,7 +224,8 @@ export function buildPlan(
       visiting.push(key);
       for (const d of plain.deps) visitRead(d.name, d.period, d.branch);
       visiting.pop();
-      const probe = src.fusedKernel(spec.name, p, { constants, inline: new Set() });
+      const probe = src.fusedKernel(spec.name, p, { constants, inline: new Set(), bounds });
+      bounds.set(key, probe.bounds);
       s = probe.constant !== null ? { kind: 'const', value: probe.constant } : { kind: 'kernel', probe };
     }
     state.set(key, s);
@@ -284,7 +287,7 @@ export function buildPlan(
     bySignature.set(signature, slot);
     return slot;
   };
-  const fusion: Fusion = { constants, inline };
+  const fusion: Fusion = { constants, inline, bounds };
   const steps: PlanStep[] = [];
   const slotOf = new Map<string, number>();
   const inputs: Plan['inputs'] = [];

@@ -2,7 +2,7 @@ import type { VariableSpec } from '../types';
 import { CompileError, KernelBuilder } from './builder';
 import type { CompileEnv, ExprCompiler, Scope } from './expr';
 import { defaultCode, parseExpression } from './formula';
-import { EnumInfo, RowIR } from './ir';
+import { Bounds, EnumInfo, RowIR, either } from './ir';
 import { MathNode, parse } from './parser';
 import { literalValue, Node, numericLiteral, readsAny } from './syntax';
 import { strings } from '../strings';
@@ -100,4 +100,11 @@ function guard(c: ExprCompiler, spec: VariableSpec, root: MathNode, scope: Scope
   const cond = c.scalar(condNode as unknown as MathNode, scope);
   if (cond.k === 'const') return null;
   return { mask: cond.code, value, then: thenNode as unknown as MathNode };
+}
+
+/** The bounds of a float variable's values, masked rows included (an int truncates, so none). */
+export function bodyBounds(body: VariableBody, spec: VariableSpec): Bounds {
+  if (spec.type !== 'float') return {};
+  const value = body.row === null ? { lo: body.constant!, hi: body.constant! } : { lo: body.row.lo, hi: body.row.hi };
+  return body.mask === null ? value : either(value, { lo: body.maskDefault, hi: body.maskDefault });
 }

@@ -4,12 +4,12 @@ import type { ValueAt } from '../../parameters/types';
 import { lastYear } from '../periods';
 import { resolveRead } from '../variables';
 import { CompileError, KernelBuilder, NeedMaterialize } from './builder';
-import { ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, TableRead, arrayType, bounds, isConst, literal, typeOfConst } from './ir';
+import { Bounds, ConstIR, EnumInfo, IR, ParamIR, RowIR, ScalarType, TableRead, arrayType, bounds, either, isConst, literal, neg, scaled, sum, typeOfConst } from './ir';
 import { indexParam, paramToValue, paramScales, scaleBracketValue, tableRow } from './params';
 import { compileAggregate, memberLevel } from './aggregate';
 import { foldOperator, selectToConditional, unrolledScale } from './fold';
 import { expressionAt } from './formula';
-import { compileVariableBody } from './body';
+import { bodyBounds, compileVariableBody } from './body';
 import { Node, numericLiteral } from './syntax';
 import { compileCall } from './calls';
 import { strings } from '../strings';
@@ -58,6 +58,8 @@ const CMP: Record<string, string> = { equal: '===', unequal: '!==', smaller: '<'
 export interface Fusion {
   constants: Map<string, number>;
   inline: Set<string>;
+  /** Bounds of other kernels' values (from their probes): a read of their column keeps them. */
+  bounds?: Map<string, Bounds>;
 }
 
 /** Compiles mathjs expression trees into row code inside a KernelBuilder. */
@@ -246,7 +248,7 @@ export class ExprCompiler {
     const read = p === 'eternity' ? null : resolveRead(spec, p);
     if (read?.how === 'twelfth') {
       const year = this.variable(name, read.periods[0], scope);
-      return year.k === 'const' ? { k: 'const', v: Number(year.v) / 12 } : { ...year, code: `(${year.code} / 12)` };
+      return year.k === 'const' ? { k: 'const', v: Number(year.v) / 12 } : { ...year, code: `(${year.code} / 12)`, ...scaled(bounds(year), 1 / 12) };
     }
     if (read?.how === 'sum') {
       const months = read.periods.map((m) => this.variable(name, m, scope));
@@ -262,7 +264,8 @@ export class ExprCompiler {
       }
     }
     const col = this.b.dep(name, p);
-    return { k: 'row', code: this.project(col, spec.entity, scope, name), entity: scope.entity, t, enumInfo };
+    const known = t === 'num' ? this.fusion?.bounds?.get(`${name}@${p}`) : undefined;
+    return { k: 'row', code: this.project(col, spec.entity, scope, name), entity: scope.entity, t, enumInfo, ...known };
   }
 
   /** A variable computed in this kernel's main loop (its single reader) instead of read from its column. */
@@ -277,8 +280,7 @@ export class ExprCompiler {
     if (body.mask !== null) value = `((${body.mask}) ? ${value} : ${literal(body.maskDefault)})`;
     const v = this.b.temp('V_');
     this.b.mainLines.push(`const ${v} = ${value};`);
-    const valueBounds = body.row === null ? { lo: body.constant!, hi: body.constant! } : { lo: body.row.lo, hi: body.row.hi };
-    const ir: RowIR = { k: 'row', code: v, entity: spec.entity, t: 'num', ...(body.mask !== null ? either(valueBounds, { lo: body.maskDefault, hi: body.maskDefault }) : valueBounds) };
+    const ir: RowIR = { k: 'row', code: v, entity: spec.entity, t: 'num', ...bodyBounds(body, spec) };
     this.inlined.set(key, ir);
     return ir;
   }
@@ -656,20 +658,4 @@ export class ExprCompiler {
     return compileAggregate(this, this.b, this.env, fn, target, args, scope);
   }
 
-}
-
-type Bounds = { lo?: number; hi?: number };
-const neg = (x: number | undefined) => (x === undefined ? undefined : -x);
-/** Bounds of a value that is one of two values. */
-function either(a: Bounds, b: Bounds): Bounds {
-  return { lo: a.lo !== undefined && b.lo !== undefined ? Math.min(a.lo, b.lo) : undefined, hi: a.hi !== undefined && b.hi !== undefined ? Math.max(a.hi, b.hi) : undefined };
-}
-/** Bounds of a sum. */
-function sum(a: Bounds, b: Bounds): Bounds {
-  return { lo: a.lo !== undefined && b.lo !== undefined ? a.lo + b.lo : undefined, hi: a.hi !== undefined && b.hi !== undefined ? a.hi + b.hi : undefined };
-}
-/** Bounds of a value times a constant. */
-function scaled(a: Bounds, k: number): Bounds {
-  const lo = a.lo === undefined ? undefined : a.lo * k, hi = a.hi === undefined ? undefined : a.hi * k;
-  return k >= 0 ? { lo, hi } : { lo: hi, hi: lo };
 }

@@ -63,7 +63,7 @@ export function isConst(ir: IR): ir is ConstIR {
 }
 
 /** The bounds a scalar keeps on every row (NaN aside), where known. */
-export function bounds(ir: ConstIR | RowIR): { lo?: number; hi?: number } {
+export function bounds(ir: ConstIR | RowIR): Bounds {
   if (ir.k === 'row') return { lo: ir.lo, hi: ir.hi };
   const v = typeof ir.v === 'number' ? ir.v : typeof ir.v === 'boolean' ? Number(ir.v) : undefined;
   return { lo: v, hi: v };
@@ -88,4 +88,21 @@ export function arrayType(t: ScalarType, enumInfo?: EnumInfo): string {
   if (t === 'bool') return 'Uint8Array';
   if (t === 'str') return 'Int32Array';
   return enumInfo && enumInfo.values.length > 255 ? 'Int32Array' : 'Uint8Array';
+}
+
+/** Bounds a value keeps on every row (NaN aside), where known. */
+export type Bounds = { lo?: number; hi?: number };
+export const neg = (x: number | undefined) => (x === undefined ? undefined : -x);
+/** Bounds of a value that is one of two values. */
+export function either(a: Bounds, b: Bounds): Bounds {
+  return { lo: a.lo !== undefined && b.lo !== undefined ? Math.min(a.lo, b.lo) : undefined, hi: a.hi !== undefined && b.hi !== undefined ? Math.max(a.hi, b.hi) : undefined };
+}
+/** Bounds of a sum. */
+export function sum(a: Bounds, b: Bounds): Bounds {
+  return { lo: a.lo !== undefined && b.lo !== undefined ? a.lo + b.lo : undefined, hi: a.hi !== undefined && b.hi !== undefined ? a.hi + b.hi : undefined };
+}
+/** Bounds of a value times a constant. */
+export function scaled(a: Bounds, k: number): Bounds {
+  const lo = a.lo === undefined ? undefined : a.lo * k, hi = a.hi === undefined ? undefined : a.hi * k;
+  return k >= 0 ? { lo, hi } : { lo: hi, hi: lo };
 }

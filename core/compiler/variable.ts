@@ -1,7 +1,8 @@
 import type { Column, VariableSpec } from '../types';
 import { EngineError } from '../types';
 import { expressionAt, outputArrayType } from './formula';
-import { compileVariableBody } from './body';
+import { bodyBounds, compileVariableBody } from './body';
+import type { Bounds } from './ir';
 import { CompileError, KernelBuilder, KernelDep, KernelFactory, NeedMaterialize, PopulationView } from './builder';
 import { CompileEnv, ExprCompiler, Fusion, Scope } from './expr';
 import { literal } from './ir';
@@ -20,6 +21,8 @@ export interface Kernel {
   global: boolean;
   /** The constant tables the source refers to (K[i]): with the source, what the kernel computes. */
   consts: readonly unknown[];
+  /** Bounds every row's value keeps, where the formula shows them (`max(0, x)`): readers fold with them. */
+  bounds: Bounds;
   run(cols: Column[], pop: PopulationView): Column;
 }
 
@@ -70,6 +73,7 @@ function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: 
     source,
     global: b.global,
     consts: b.consts,
+    bounds: bodyBounds(body, spec),
     run: fn,
   };
 }

@@ -27,6 +27,9 @@ const VARS = {
   kind_listed: { entity: 'person', period: 'year', type: 'bool', formula: 'isin(kind, gov.listed)' },
   floor_z: { entity: 'person', period: 'year', type: 'float', formula: 'max(0, z)' },
   capped_floor: { entity: 'person', period: 'year', type: 'float', formula: 'min(0, floor_z)' },
+  floor_shared: { entity: 'person', period: 'year', type: 'float', formula: 'max(0, z - 1)' },
+  capped_shared: { entity: 'person', period: 'year', type: 'float', formula: 'min(0, floor_shared)' },
+  above_shared: { entity: 'person', period: 'year', type: 'float', formula: 'floor_shared + 1' },
   masked_zero: { entity: 'person', period: 'year', type: 'float', defined_for: 'positive', formula: 'part = z * 2; (unset - 3) * part' },
   masked_three: { entity: 'person', period: 'year', type: 'float', defined_for: 'positive', formula: 'part = z * 2; unset + 0 * part' },
   masked: { entity: 'person', period: 'year', type: 'float', default: -1, defined_for: 'positive', formula: 'masked_in * 2' },
@@ -113,6 +116,16 @@ describe('core: execution plans', () => {
     for (const name of ['bounded', 'never_sum', 'clipped']) expect(Array.from(out.get(name)!)).to.deep.equal(lazy(name, z));
     expect(Array.from(out.get('bounded')!)).to.deep.equal([0, 0, 0, 0]);
     expect(Array.from(out.get('clipped')!)).to.deep.equal([0, 1, 1, -1]);
+  });
+
+  it("keeps a kernel's bounds in the columns other kernels read", () => {
+    // capped_shared reads floor_shared's column (a probe inlines nothing), which is at least 0: it folds,
+    // and floor_shared, left with one reader, is computed inside it.
+    const s = planSim(z);
+    const names = ['capped_shared', 'above_shared'];
+    expect(s.plan(names, '2025').steps.map((st) => (st.kind === 'kernel' ? st.kernel.variable : st.kind))).to.deep.equal(['fill', 'above_shared']);
+    const out = s.computeReleasing(names, '2025');
+    for (const name of names) expect(Array.from(out.get(name)!)).to.deep.equal(lazy(name, z));
   });
 
   it('folds isin() of an enum nobody gave (its default) against a list', () => {
