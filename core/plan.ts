@@ -298,31 +298,32 @@ export function buildPlan(
     const done = slotOf.get(key);
     if (done !== undefined) return done;
     const s = state.get(key)!;
+    const fill = (value: number): number => {
+      const spec = src.variable(name);
+      const fresh = slotCount++;
+      steps.push({ kind: 'fill', entity: spec.entity, type: outputArrayType(spec), value, deps: [], slot: fresh, release: [] });
+      return fresh;
+    };
     let slot: number;
     if (s.kind === 'input') {
       slot = slotCount++;
       inputs.push({ name, period: p, slot });
     } else if (s.kind === 'const') {
-      const spec = src.variable(name);
-      slot = slotCount++;
-      steps.push({ kind: 'fill', entity: spec.entity, type: outputArrayType(spec), value: s.value, deps: [], slot, release: [] });
+      slot = fill(s.value);
     } else {
       const touchesInline = s.probe.deps.some((d) => !d.branch && inline.has(`${d.name}@${d.period}`));
       const kernel = touchesInline ? src.fusedKernel(name, p, fusion) : s.probe;
-      if (kernel.constant !== null) {
-        // The formulas of the variables inlined into it can fold what its probe could not.
-        slot = slotCount++;
-        steps.push({ kind: 'fill', entity: kernel.entity, type: outputArrayType(src.variable(name)), value: kernel.constant, deps: [], slot, release: [] });
-        slotOf.set(key, slot);
-        return slot;
+      // The formulas of the variables inlined into it can fold what its probe could not.
+      if (kernel.constant !== null) slot = fill(kernel.constant);
+      else {
+        const deps = kernel.deps.map((d) => (d.branch && !isIdentity(d.branch) ? branchSlot(d.name, d.period, d.branch) : readSlot(d.name, d.period)));
+        slot = shared(`k|${kernelSignature(kernel)}|${deps.join(',')}`, () => {
+          const fresh = slotCount++;
+          steps.push({ kind: 'kernel', kernel, deps, slot: fresh, release: [] });
+          kernels++;
+          return fresh;
+        });
       }
-      const deps = kernel.deps.map((d) => (d.branch && !isIdentity(d.branch) ? branchSlot(d.name, d.period, d.branch) : readSlot(d.name, d.period)));
-      slot = shared(`k|${kernelSignature(kernel)}|${deps.join(',')}`, () => {
-        const fresh = slotCount++;
-        steps.push({ kind: 'kernel', kernel, deps, slot: fresh, release: [] });
-        kernels++;
-        return fresh;
-      });
     }
     slotOf.set(key, slot);
     return slot;

@@ -26,9 +26,11 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
   const nT = b.count(target);
   const out = b.temp('a');
   const j = inner.idx;
-  // The first argument is compiled once (compiling registers its columns and pre-loops).
-  const arg0 = args.length > 0 ? c.scalar(args[0], inner) : null;
-  const rowOf = (a: MathNode) => c.toRow(a === args[0] ? arg0! : c.scalar(a, inner), inner);
+  // Each argument is compiled once (compiling registers its columns and pre-loops).
+  const compiled = new Map<MathNode, ReturnType<ExprCompiler['scalar']>>();
+  const scalarOf = (a: MathNode) => compiled.get(a) ?? compiled.set(a, c.scalar(a, inner)).get(a)!;
+  const arg0 = args.length > 0 ? scalarOf(args[0]) : null;
+  const rowOf = (a: MathNode) => c.toRow(scalarOf(a), inner);
   // Aggregates of a constant that is the empty group's value too need no loop (plans make many
   // inputs nobody gave, all zeros, into constants).
   // A sum, max or min of zeros is zero whatever the condition: members it skips add nothing, and
@@ -44,7 +46,7 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
   }
   // A condition no member meets (a constant false) leaves every group empty: its sum, max or min is 0.
   if ((fn === 'sum' || fn === 'max' || fn === 'min') && args.length === 2) {
-    const cond = c.scalar(args[1], inner);
+    const cond = scalarOf(args[1]);
     if (cond.k === 'const' && !cond.v) return { k: 'const', v: 0 };
   }
   const condOf = (a: MathNode | undefined) => (a ? `(${rowOf(a).code})` : 'true');
