@@ -19,7 +19,9 @@ export interface Blocks {
  * every group changes instance there, so no group straddles a cut at `p`.
  */
 export function startsBlock(ms: readonly Int32Array[], p: number): boolean {
-  return !ms.some((m) => m[p] === m[p - 1]);
+  // A loop, not ms.some(): this runs for every person of every chunk of every run.
+  for (let k = 0; k < ms.length; k++) if (ms[k][p] === ms[k][p - 1]) return false;
+  return true;
 }
 
 /** The blocks of an ordered population (null when a group count disagrees with the membership: a group without members). */

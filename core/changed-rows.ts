@@ -2,6 +2,7 @@ import type { Kernel } from './compiler/variable';
 import { BufferPool, copyColumn } from './buffer-pool';
 import type { Blocks } from './blocks';
 import { PopulationIndex } from './population-index';
+import type { TableChange, Twin } from './twins';
 import type { Column } from './types';
 
 /**
@@ -52,7 +53,8 @@ export class ChangedBlocks {
   /**
    * The kernel's column, or null when it should run on every row (no blocks, columns of other
    * types than the twin's, too many blocks differing). `changed` lists the columns read that may
-   * differ from the twin's: their position among the kernel's columns and the two slots.
+   * differ from the twin's: their position among the kernel's columns and the two slots; the
+   * twin's tables that differ from the kernel's (if any) are read at the keys of `cols`.
    */
   run(
     kernel: Kernel,
@@ -60,24 +62,30 @@ export class ChangedBlocks {
     twinCols: Column[],
     twinOut: Column,
     changed: { k: number; slot: number; twinSlot: number }[],
-    entities: readonly string[],
-    /** The kernel's slot and its twin's. */
+    twin: Twin,
+    /** The kernel's slot. */
     slot: number,
-    twinSlot: number,
   ): { out: Column; same: boolean } | null {
     const blocks = this.blocks;
+    const entities = twin.entities;
     // Every column read must be of an entity the blocks cover (each group has a membership).
     if (!blocks || !(kernel.entity in blocks.of) || entities.some((e) => !(e in blocks.of))) return null;
+    const limit = MAX_SHARE * blocks.count;
     const lists: Int32Array[] = [];
     for (const c of changed) {
       const l = this.differing(c.slot, c.twinSlot, cols[c.k], twinCols[c.k], entities[c.k]);
       if (l === null) return null;
       if (l.length > 0 && !lists.includes(l)) lists.push(l);
     }
-    const list = lists.length === 1 ? lists[0] : this.union(lists);
-    if (list.length > MAX_SHARE * blocks.count) return null;
+    for (const t of twin.tables ?? []) {
+      const l = keyedBlocks(cols[t.k], t, blocks.of[entities[t.k]], limit);
+      if (l === null) return null;
+      if (l.length > 0) lists.push(l);
+    }
+    const list = lists.length === 1 ? lists[0] : union(lists);
+    if (list.length > limit) return null;
+    if (list.length === 0) return { out: twinOut, same: true };
     const out = copyColumn(this.pool, twinOut);
-    if (list.length === 0) return { out, same: true };
     const sub = this.population(list);
     const subCols = cols.map((col, k) => gather(col, sub.rows[entities[k]], subPool));
     const result = kernel.run(subCols, sub.index);
@@ -87,7 +95,7 @@ export class ChangedBlocks {
     subPool.recycle(result);
     const same = sameRows(out, twinOut, rows);
     // Its readers compare it with the twin on these blocks only.
-    if (!same) this.computed.set(slot, { twinSlot, list });
+    if (!same) this.computed.set(slot, { twinSlot: twin.slot, list });
     return { out, same };
   }
 
@@ -115,12 +123,6 @@ export class ChangedBlocks {
       this.diffs.set(key, result);
     }
     return result;
-  }
-
-  /** The blocks of several ordered lists, in order, each once. */
-  private union(lists: Int32Array[]): Int32Array {
-    const all = lists.flatMap((l) => Array.from(l)).sort((p, q) => p - q);
-    return Int32Array.from(all.filter((q, k) => k === 0 || q !== all[k - 1]));
   }
 
   /** The population of some blocks, once per set of blocks in the run. */
@@ -154,6 +156,37 @@ function differingBlocks(a: Column, b: Column, of: Int32Array, limit: number): I
     for (let r = 0; r < a.length && found.length <= limit; r++) if (a[r] !== b[r]) mark(r);
   }
   return found.length <= limit ? Int32Array.from(found) : null;
+}
+
+/** The blocks where a key column selects an entry its kernel's table and the twin's disagree on, or null when there are more than `limit`. */
+function keyedBlocks(keys: Column, t: TableChange, of: Int32Array, limit: number): Int32Array | null {
+  const differs = t.differs;
+  const found: number[] = [];
+  for (let r = 0; r < keys.length && found.length <= limit; r++) {
+    if (differs[keys[r]] === 1 && (found.length === 0 || found[found.length - 1] !== of[r])) found.push(of[r]);
+  }
+  return found.length <= limit ? Int32Array.from(found) : null;
+}
+
+/** The blocks of several ordered lists, in order, each once (merged two at a time). */
+function union(lists: Int32Array[]): Int32Array {
+  let acc = lists[0] ?? new Int32Array(0);
+  for (let l = 1; l < lists.length; l++) {
+    const a = acc;
+    const b = lists[l];
+    const out = new Int32Array(a.length + b.length);
+    let i = 0;
+    let j = 0;
+    let w = 0;
+    while (i < a.length || j < b.length) {
+      const v = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i] : b[j];
+      if (i < a.length && a[i] === v) i++;
+      if (j < b.length && b[j] === v) j++;
+      out[w++] = v;
+    }
+    acc = out.subarray(0, w);
+  }
+  return acc;
 }
 
 /** Whether two columns hold the same bits on some rows (a NaN equals itself; -0 differs from 0). */

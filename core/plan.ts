@@ -9,6 +9,9 @@ import { BranchSpec, changedNames, mergeOverrides } from './branches';
 import { copyColumn } from './buffer-pool';
 import { ChangedBlocks } from './changed-rows';
 import { PopulationIndex } from './population-index';
+import { comparable, kernelSignature, linkTwins, Twin } from './twins';
+
+export { kernelSignature };
 
 /** Branch plans nested deeper than this come from a formula that branches forever. */
 const MAX_BRANCH_DEPTH = 8;
@@ -56,22 +59,6 @@ export type PlanStep =
   | { kind: 'fill'; entity: string; type: string; value: number; deps: number[]; slot: number; release: number[] }
   /** A variable computed in a branch: a plan of its own over the same inputs (`deps` are its inputs). */
   | { kind: 'branch'; plan: Plan; name: string; deps: number[]; slot: number; release: number[] };
-
-/**
- * An earlier kernel of the same variable with the same code in the same plan (a monthly variable's
- * previous distinct month). Where, in a run, the columns it read hold the same values as this
- * kernel's (and its tables are the same) this kernel's column is a copy of its column; where this
- * kernel's column comes out equal to it anyway, the kernels reading the two see the same values
- * (see runSteps).
- */
-export interface Twin {
-  slot: number;
-  deps: number[];
-  /** Same code and the same constant tables: only the columns read can make the two differ. */
-  sameRules: boolean;
-  /** Entity of each column the kernel reads (where they differ from the twin's, by row). */
-  entities: string[];
-}
 
 /** What a plan needs from a compiled model. */
 export interface PlanSource {
@@ -385,24 +372,6 @@ export function buildPlan(
   return { inputs, steps, outputs, slotCount, stats: { kernels, inlined: inline.size, constants: constantCount }, global };
 }
 
-/**
- * Give each kernel its twin (see Twin): the last earlier kernel of the same variable with the same
- * code. Months whose rules differ only for some states compute, chunk by chunk, what the month
- * before computed wherever no row of the chunk is in those states.
- */
-export function linkTwins(steps: PlanStep[], entityOf: (name: string) => string): void {
-  const last = new Map<string, PlanStep & { kind: 'kernel' }>();
-  for (const st of steps) {
-    if (st.kind !== 'kernel') continue;
-    delete st.twin;
-    const prev = last.get(st.kernel.variable);
-    if (prev && prev.kernel.source === st.kernel.source && !st.kernel.global) {
-      st.twin = { slot: prev.slot, deps: prev.deps, sameRules: kernelSignature(prev.kernel) === kernelSignature(st.kernel), entities: st.kernel.deps.map((d) => entityOf(d.name)) };
-    }
-    last.set(st.kernel.variable, st);
-  }
-}
-
 /** Free each column after the last step reading it (a twin's column and those it read count as read), except those in `keep` (inputs, outputs). */
 export function scheduleReleases(steps: PlanStep[], keep: Set<number>): void {
   const lastReader = new Map<number, number>();
@@ -411,30 +380,10 @@ export function scheduleReleases(steps: PlanStep[], keep: Set<number>): void {
     if (st.kind === 'kernel' && st.twin) {
       lastReader.set(st.twin.slot, i);
       // The twin's columns are compared with this kernel's row by row (ChangedBlocks).
-      if (st.twin.sameRules) st.twin.deps.forEach((d) => lastReader.set(d, i));
+      if (comparable(st.twin)) st.twin.deps.forEach((d) => lastReader.set(d, i));
     }
   });
   for (const [slot, i] of lastReader) if (!keep.has(slot)) steps[i].release.push(slot);
-}
-
-const signatures = new WeakMap<Kernel, string>();
-
-/** JSON with the numbers JSON cannot write (±Infinity, NaN) kept apart. */
-const exactJson = (v: unknown): string => JSON.stringify(v, (_k, x) => (typeof x === 'number' && !Number.isFinite(x) ? `#${x}` : x));
-
-/**
- * What a kernel computes from its inputs: its code and the contents of its constant tables (the
- * parameter values it reads are literals of the code or entries of those tables). Two kernels with
- * one signature compute the same column from the same inputs, whichever rules compiled them.
- */
-export function kernelSignature(k: Kernel): string {
-  let sig = signatures.get(k);
-  if (sig === undefined) {
-    const consts = k.consts.map((c) => (ArrayBuffer.isView(c) ? `${c.constructor.name}[${Array.from(c as unknown as ArrayLike<number>).join(',')}]` : c instanceof Map || c instanceof Set ? `${c.constructor.name}(${exactJson([...c])})` : exactJson(c)));
-    sig = `${k.entity}|${k.source}|${consts.join(';')}`;
-    signatures.set(k, sig);
-  }
-  return sig;
 }
 
 /**
@@ -454,35 +403,45 @@ export function runSteps(plan: Plan, pop: PopulationView & { count(entity: strin
   // twin, or computing what its twin did).
   const ids = new Int32Array(plan.slotCount);
   for (let k = 0; k < ids.length; k++) ids[k] = k;
+  // A kernel whose column holds its twin's values takes the twin's buffer instead of a copy: its
+  // readers (a year adding up twelve such months) then read one buffer, not twelve. Buffers held by
+  // several slots are counted here and go back to the pool with the last of them.
+  const holders = new Map<Column, number>();
+  const share = (slot: number, from: number, own?: Column) => {
+    const col = slots[from]!;
+    if (own && own !== col) pop.recycle(own);
+    slots[slot] = col;
+    holders.set(col, (holders.get(col) ?? 1) + 1);
+    ids[slot] = ids[from];
+  };
   let partial: ChangedBlocks | null = null;
   for (const st of plan.steps) {
     const cols = st.deps.map((d) => slots[d]!);
     switch (st.kind) {
       case 'kernel': {
         const twin = st.twin;
-        if (twin && twin.sameRules) {
+        if (comparable(twin)) {
           const changed: { k: number; slot: number; twinSlot: number }[] = [];
           st.deps.forEach((d, k) => ids[d] !== ids[twin.deps[k]] && changed.push({ k, slot: d, twinSlot: twin.deps[k] }));
-          if (changed.length === 0) {
-            slots[st.slot] = copyColumn(pop, slots[twin.slot]!);
-            ids[st.slot] = ids[twin.slot];
+          if (changed.length === 0 && !twin.tables) {
+            share(st.slot, twin.slot);
             break;
           }
-          // The columns read differ on some rows: where few blocks (households) hold them, the
-          // kernel runs on those blocks only.
+          // The columns read (or the tables at their keys) differ on some rows: where few blocks
+          // (households) hold them, the kernel runs on those blocks only.
           if (pop instanceof PopulationIndex) {
             partial ??= new ChangedBlocks(pop);
-            const r = partial.run(st.kernel, cols, twin.deps.map((d) => slots[d]!), slots[twin.slot]!, changed, twin.entities, st.slot, twin.slot);
+            const r = partial.run(st.kernel, cols, twin.deps.map((d) => slots[d]!), slots[twin.slot]!, changed, twin, st.slot);
             if (r) {
-              slots[st.slot] = r.out;
-              if (r.same) ids[st.slot] = ids[twin.slot];
+              if (r.same) share(st.slot, twin.slot, r.out);
+              else slots[st.slot] = r.out;
               break;
             }
           }
         }
         const out = st.kernel.run(cols, pop);
-        slots[st.slot] = out;
-        if (twin && sameBytes(out, slots[twin.slot]!)) ids[st.slot] = ids[twin.slot];
+        if (twin && sameBytes(out, slots[twin.slot]!)) share(st.slot, twin.slot, out);
+        else slots[st.slot] = out;
         break;
       }
       case 'sum':
@@ -515,8 +474,22 @@ export function runSteps(plan: Plan, pop: PopulationView & { count(entity: strin
       }
     }
     for (const r of st.release) {
-      pop.recycle(slots[r]!);
+      const col = slots[r]!;
       slots[r] = undefined;
+      const n = holders.get(col);
+      if (n === undefined) pop.recycle(col);
+      else if (n > 2) holders.set(col, n - 1);
+      else holders.delete(col);
+    }
+  }
+  // The slots handed back own their buffers: one still shared is copied.
+  if (holders.size > 0) {
+    const seen = new Set<Column>();
+    for (let k = 0; k < slots.length; k++) {
+      const col = slots[k];
+      if (col === undefined) continue;
+      if (seen.has(col)) slots[k] = copyColumn(pop, col);
+      else seen.add(col);
     }
   }
   partial?.release();

@@ -4,6 +4,9 @@ import { CountryModel } from '../../core/model';
 import { populationFromArrays } from '../../core/population';
 import { Simulation } from '../../core/simulation';
 import { EngineError } from '../../core/types';
+import { runSteps } from '../../core/plan';
+import { tableKeys } from '../../core/twins';
+import type { Kernel } from '../../core/compiler/variable';
 import { synthesize } from '../../bench/uk';
 import { fixtureModel, miniModel, sim } from './helpers';
 
@@ -57,6 +60,21 @@ function regionModel(vars: Record<string, object>): CountryModel {
   };
   const params = { gov: { rate: { NORTH: { values: { '2020-01-01': 0.1 } }, SOUTH: { values: { '2020-01-01': 0.1, '2025-07-01': 0.2 } } } } };
   return miniModel({ ...base, ...vars }, params);
+}
+
+/** The persons of the population each run of `kernel` gets while `f` runs, and what `f` returns. */
+function personsPerRun<T>(kernel: Kernel, f: () => T): { sizes: number[]; result: T } {
+  const sizes: number[] = [];
+  const original = kernel.run;
+  kernel.run = (cols, pop) => {
+    sizes.push(pop.count('person'));
+    return original(cols, pop);
+  };
+  try {
+    return { sizes, result: f() };
+  } finally {
+    kernel.run = original;
+  }
 }
 
 function planSim(z: number[]): Simulation {
@@ -237,24 +255,63 @@ describe('core: execution plans', () => {
     const plan = s.plan(['y2'], '2025');
     const july = plan.steps.flatMap((st) => (st.kind === 'kernel' && st.kernel.variable === 'm2' ? [st] : []))[1];
     expect(july.twin && july.twin.sameRules).to.equal(true);
-    const sizes: number[] = [];
-    const original = july.kernel.run;
-    july.kernel.run = (cols, pop) => {
-      sizes.push(pop.count('person'));
-      return original(cols, pop);
+    const { sizes, result: planned } = personsPerRun(july.kernel, () => Array.from(s.computeReleasing(['y2'], '2025', { chunkPeople: 0 }).get('y2')!));
+    // Run on the south household's two people only, with the values lazy evaluation gives.
+    expect(sizes).to.deep.equal([2]);
+    expect(planned).to.deep.equal(Array.from(s.calculate('y2', '2025')));
+    // A month of the yearly z is a twelfth: 15 and 16 for the south household's two people.
+    const [a, b] = [15, 16];
+    const month = (rate: number) => (rate * a + rate * b + 2) * 2 + rate * a;
+    expect(planned[14]).to.be.closeTo(6 * month(0.1) + 6 * month(0.2), 1e-9);
+  });
+
+  it("computes a month whose tables differ from the month before's only where a row's key selects an entry that changed (table twins)", () => {
+    // m1 reads the rate by region: July's table differs from June's for the south only.
+    const model = regionModel({ y1: { entity: 'person', period: 'year', type: 'float', formula: 'm1 * 1' } });
+    const people = Array.from({ length: 40 }, (_, i) => `p${i}`);
+    const households = Array.from({ length: 20 }, (_, h) => ({ id: `h${h}`, members: [`p${2 * h}`, `p${2 * h + 1}`] }));
+    const run = (south: number[]) => {
+      const s = sim(model, people, { household: households });
+      s.setInput('z', '2025', people.map((_, i) => 12 * (i + 1)));
+      s.setInput('region', '2025', households.map((_, h) => (south.includes(h) ? 'SOUTH' : 'NORTH')));
+      const m1 = s.plan(['y1'], '2025').steps.flatMap((st) => (st.kind === 'kernel' && st.kernel.variable === 'm1' ? [st] : []));
+      expect(m1).to.have.length(2);
+      const july = m1[1];
+      expect(july.twin?.sameRules).to.equal(false);
+      expect(july.twin?.tables?.map((t) => ({ k: t.k, differs: Array.from(t.differs) }))).to.deep.equal([{ k: july.kernel.deps.findIndex((d) => d.name === 'region'), differs: [0, 1] }]);
+      const { sizes, result: planned } = personsPerRun(july.kernel, () => Array.from(s.computeReleasing(['y1'], '2025', { chunkPeople: 0 }).get('y1')!));
+      expect(planned).to.deep.equal(Array.from(s.calculate('y1', '2025')));
+      return { sizes, planned };
     };
-    try {
-      const planned = Array.from(s.computeReleasing(['y2'], '2025', { chunkPeople: 0 }).get('y2')!);
-      // Run on the south household's two people only, with the values lazy evaluation gives.
-      expect(sizes).to.deep.equal([2]);
-      expect(planned).to.deep.equal(Array.from(s.calculate('y2', '2025')));
-      // A month of the yearly z is a twelfth: 15 and 16 for the south household's two people.
-      const [a, b] = [15, 16];
-      const month = (rate: number) => (rate * a + rate * b + 2) * 2 + rate * a;
-      expect(planned[14]).to.be.closeTo(6 * month(0.1) + 6 * month(0.2), 1e-9);
-    } finally {
-      july.kernel.run = original;
-    }
+    // Nobody in the south: July is June's column, the kernel never runs.
+    expect(run([]).sizes).to.deep.equal([]);
+    // One household in the south: July runs on its two people only.
+    const one = run([7]);
+    expect(one.sizes).to.deep.equal([2]);
+    expect(one.planned[14]).to.be.closeTo(6 * 15 * 0.1 + 6 * 15 * 0.2, 1e-9);
+    expect(one.planned[0]).to.be.closeTo(12 * 1 * 0.1, 1e-9);
+  });
+
+  it('finds the tables a kernel reads only at the value of one column (tableKeys)', () => {
+    const kernel = (source: string, consts: unknown[]) => ({ source, consts } as unknown as Kernel);
+    const decl = 'const k0 = K[0];\nconst k1 = K[1];\nconst k2 = K[2];\nconst k3 = K[3];\n';
+    const src = `${decl}out[i] = k0[c1[m_person_household[i]]] + k0[(c1[j])] + k1[(c2[i]) + 1] + k2[c0[i]] * k2[c3[i]] + H.f(k3, c0[i]);`;
+    expect(tableKeys(kernel(src, [1, 2, 3, 4]))).to.deep.equal([1, -1, -1, -1]);
+  });
+
+  it('hands back columns that own their buffers when months share one (a month equal to the month before)', () => {
+    const model = regionModel({ y1: { entity: 'person', period: 'year', type: 'float', formula: 'm1 * 1' } });
+    const s = sim(model, ['a', 'b'], { household: [{ id: 'h0', members: ['a'] }, { id: 'h1', members: ['b'] }] });
+    s.setInput('z', '2025', [120, 240]);
+    s.setInput('region', '2025', ['NORTH', 'NORTH']);
+    const plan = s.plan(['y1'], '2025');
+    // Nothing released: every month's m1 is still held when the run ends.
+    const kept = { ...plan, steps: plan.steps.map((st) => ({ ...st, release: [] })) };
+    const slots = runSteps(kept, s.index, plan.inputs.map((i) => s.input(i.name, i.period)!));
+    const m1 = plan.steps.flatMap((st) => (st.kind === 'kernel' && st.kernel.variable === 'm1' ? [st.slot] : []));
+    const [june, july] = m1.map((k) => slots[k]!);
+    expect(Array.from(july)).to.deep.equal(Array.from(june));
+    expect(july.buffer).to.not.equal(june.buffer);
   });
 
   it('runs a computation through a plan once it has been seen before, with the values lazy evaluation gives', () => {
