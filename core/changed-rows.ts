@@ -20,6 +20,8 @@ const subPool = new BufferPool();
 
 /** Some blocks as a population of their own: each entity's rows in them, and their index. */
 interface SubPopulation {
+  /** The blocks it is made of. */
+  list: Int32Array;
   index: PopulationIndex;
   rows: Record<string, Int32Array>;
 }
@@ -39,7 +41,8 @@ export class ChangedBlocks {
   private readonly diffs = new Map<string, Int32Array | null>();
   /** Columns computed here: the twin's slot and the blocks computed again (where alone they can differ from it). */
   private readonly computed = new Map<number, { twinSlot: number; list: Int32Array }>();
-  private readonly subs = new Map<string, SubPopulation>();
+  /** By a hash of their blocks (lists with the same blocks are often distinct arrays). */
+  private readonly subs = new Map<number, SubPopulation[]>();
   /** The same by list (most lists are reused: a column's blocks are read by each of its readers). */
   private readonly byList = new Map<Int32Array, SubPopulation>();
   private readonly blocks: Blocks | null;
@@ -101,7 +104,7 @@ export class ChangedBlocks {
 
   /** Give back every array kept for the run. */
   release(): void {
-    for (const sub of this.subs.values()) {
+    for (const sub of [...this.subs.values()].flat()) {
       sub.index.dispose();
       for (const m of Object.values(sub.index.population.membership)) subPool.recycle(m);
       for (const r of Object.values(sub.rows)) subPool.recycle(r);
@@ -129,9 +132,14 @@ export class ChangedBlocks {
   private population(list: Int32Array): SubPopulation {
     let sub = this.byList.get(list);
     if (!sub) {
-      const key = list.join(',');
-      sub = this.subs.get(key);
-      if (!sub) this.subs.set(key, (sub = subPopulation(this.index, this.blocks!, list)));
+      let h = list.length;
+      for (let q = 0; q < list.length; q++) h = Math.imul(h ^ list[q], 0x9e3779b1);
+      const same = this.subs.get(h) ?? [];
+      sub = same.find((s) => s.list.length === list.length && s.list.every((b, q) => b === list[q]));
+      if (!sub) {
+        same.push((sub = subPopulation(this.index, this.blocks!, list)));
+        this.subs.set(h, same);
+      }
       this.byList.set(list, sub);
     }
     return sub;
@@ -236,5 +244,5 @@ function subPopulation(index: PopulationIndex, blocks: Blocks, list: Int32Array)
     }
     membership[g] = local;
   }
-  return { index: new PopulationIndex({ count, membership, ordered: true }, index.personKey, subPool), rows };
+  return { list, index: new PopulationIndex({ count, membership, ordered: true }, index.personKey, subPool), rows };
 }
