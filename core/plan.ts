@@ -274,7 +274,14 @@ export function buildPlan(
     bySignature.set(signature, slot);
     return slot;
   };
-  const fusion: Fusion = { constants, inline, bounds };
+  // A flow's year that several kernels add up from its months is added up once, in a column of its own.
+  const sumReaders = new Map<string, number>();
+  for (const key of walked) {
+    const s = state.get(key);
+    if (s?.kind === 'kernel') for (const k of s.probe.sums) sumReaders.set(k, (sumReaders.get(k) ?? 0) + 1);
+  }
+  const sums = new Set([...sumReaders].filter(([, n]) => n > 1).map(([k]) => k));
+  const fusion: Fusion = { constants, inline, bounds, sums };
   const steps: PlanStep[] = [];
   const slotOf = new Map<string, number>();
   const inputs: Plan['inputs'] = [];
@@ -298,7 +305,7 @@ export function buildPlan(
     } else if (s.kind === 'const') {
       slot = fill(s.value);
     } else {
-      const touchesInline = s.probe.deps.some((d) => !d.branch && inline.has(`${d.name}@${d.period}`));
+      const touchesInline = s.probe.deps.some((d) => !d.branch && inline.has(`${d.name}@${d.period}`)) || s.probe.sums.some((k) => sums.has(k));
       const kernel = touchesInline ? src.fusedKernel(name, p, fusion) : s.probe;
       // The formulas of the variables inlined into it can fold what its probe could not.
       if (kernel.constant !== null) slot = fill(kernel.constant);

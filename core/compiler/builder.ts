@@ -77,6 +77,8 @@ export class KernelBuilder {
   readonly mainLines: string[] = [];
   /** Local helper functions specialised at compile time (e.g. unrolled scales). */
   readonly helpers: string[] = [];
+  /** Flows this kernel adds up from their months (`name@year`), see Fusion.sums. */
+  readonly sums = new Set<string>();
   /** True when a row's value depends on other rows of the population (population statistics). */
   global = false;
   private temps = 0;

@@ -60,6 +60,11 @@ export interface Fusion {
   inline: Set<string>;
   /** Bounds of other kernels' values (from their probes): a read of their column keeps them. */
   bounds?: Map<string, Bounds>;
+  /**
+   * Flows read over a year (`name@year`) that several kernels add up from their months: read as
+   * the year's column (the plan adds the months once), not summed in each reader's loop.
+   */
+  sums?: Set<string>;
 }
 
 /** Compiles mathjs expression trees into row code inside a KernelBuilder. */
@@ -251,6 +256,9 @@ export class ExprCompiler {
       return year.k === 'const' ? { k: 'const', v: Number(year.v) / 12 } : { ...year, code: `(${year.code} / 12)`, ...scaled(bounds(year), 1 / 12) };
     }
     if (read?.how === 'sum') {
+      const key = `${name}@${p}`;
+      if (this.fusion?.sums?.has(key)) return { k: 'row', code: this.project(this.b.dep(name, p), spec.entity, scope, name), entity: scope.entity, t };
+      this.b.sums.add(key);
       const months = read.periods.map((m) => this.variable(name, m, scope));
       if (months.every((m) => m.k === 'const')) return { k: 'const', v: months.reduce((a, m) => a + Number(m.v), 0) };
       return { k: 'row', code: `(0 + ${months.map((m) => (m.k === 'const' ? literal(Number(m.v)) : m.code)).join(' + ')})`, entity: scope.entity, t };

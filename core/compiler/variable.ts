@@ -23,6 +23,8 @@ export interface Kernel {
   consts: readonly unknown[];
   /** Bounds every row's value keeps, where the formula shows them (`max(0, x)`): readers fold with them. */
   bounds: Bounds;
+  /** Flows it adds up from their months in its loop (`name@year`): a plan may give it the year's column instead. */
+  sums: string[];
   run(cols: Column[], pop: PopulationView): Column;
 }
 
@@ -74,6 +76,7 @@ function compileWith(spec: VariableSpec, period: string, env: CompileEnv, text: 
     global: b.global,
     consts: b.consts,
     bounds: bodyBounds(body, spec),
+    sums: [...b.sums],
     run: fn,
   };
 }

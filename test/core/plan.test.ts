@@ -41,6 +41,7 @@ const VARS = {
   uses_int: { entity: 'person', period: 'year', type: 'float', formula: 'int_part + 0.25' },
   monthly: { entity: 'person', period: 'month', type: 'float' },
   yearly_from_months: { entity: 'person', period: 'year', type: 'float', formula: 'monthly * 1' },
+  yearly_from_months_2: { entity: 'person', period: 'year', type: 'float', formula: 'monthly + z' },
   month_from_year: { entity: 'person', period: 'month', type: 'float', formula: 'z' },
   monthly_tax: { entity: 'person', period: 'month', type: 'float', formula: 'max(0, z - gov.threshold) * 0.1' },
   yearly_tax: { entity: 'person', period: 'year', type: 'float', formula: 'monthly_tax * 1' },
@@ -187,6 +188,24 @@ describe('core: execution plans', () => {
     expect(Array.from(out.get('yearly_from_months')!)).to.deep.equal([78, 0, 12, 0]);
     expect(Array.from(out.get('monthly')!)).to.deep.equal([78, 0, 12, 0]);
     expect(Array.from(planSim(z).computeReleasing(['month_from_year'], '2025-03').get('month_from_year')!)).to.deep.equal([0, 5 / 12, 8 / 12, -2 / 12]);
+  });
+
+  it("adds up a flow's months once when several kernels read its year, in each reader's loop when one does", () => {
+    const run = (targets: string[]) => {
+      const s = planSim(z);
+      s.setInput('monthly', '2025', [12, 24, -36, 0]);
+      const plan = s.plan(targets, '2025');
+      const out = s.computeReleasing(targets, '2025', { chunkPeople: 0 });
+      for (const t of targets) expect(Array.from(out.get(t)!), t).to.deep.equal(Array.from(s.calculate(t, '2025')));
+      const readers = plan.steps.flatMap((st) => (st.kind === 'kernel' ? [st.kernel.deps.filter((d) => d.name === 'monthly').map((d) => d.period)] : []));
+      return { sums: plan.steps.filter((st) => st.kind === 'sum').length, readers };
+    };
+    const two = run(['yearly_from_months', 'yearly_from_months_2']);
+    expect(two.sums).to.equal(1);
+    expect(two.readers).to.deep.equal([['2025'], ['2025']]);
+    const one = run(['yearly_from_months']);
+    expect(one.sums).to.equal(0);
+    expect(one.readers[0]).to.have.length(12);
   });
 
   it('computes months that read the same columns under the same parameters once', () => {
