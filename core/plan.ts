@@ -305,8 +305,9 @@ export function buildPlan(
     } else if (s.kind === 'const') {
       slot = fill(s.value);
     } else {
-      const touchesInline = s.probe.deps.some((d) => !d.branch && inline.has(`${d.name}@${d.period}`)) || s.probe.sums.some((k) => sums.has(k));
-      const kernel = touchesInline ? src.fusedKernel(name, p, fusion) : s.probe;
+      // Compiled again when it inlines a variable or reads a year the plan adds up: its probe did neither.
+      const recompile = s.probe.deps.some((d) => !d.branch && inline.has(`${d.name}@${d.period}`)) || s.probe.sums.some((k) => sums.has(k));
+      const kernel = recompile ? src.fusedKernel(name, p, fusion) : s.probe;
       // The formulas of the variables inlined into it can fold what its probe could not.
       if (kernel.constant !== null) slot = fill(kernel.constant);
       else {

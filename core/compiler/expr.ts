@@ -258,9 +258,10 @@ export class ExprCompiler {
     if (read?.how === 'sum') {
       const key = `${name}@${p}`;
       if (this.fusion?.sums?.has(key)) return { k: 'row', code: this.project(this.b.dep(name, p), spec.entity, scope, name), entity: scope.entity, t };
-      this.b.sums.add(key);
       const months = read.periods.map((m) => this.variable(name, m, scope));
       if (months.every((m) => m.k === 'const')) return { k: 'const', v: months.reduce((a, m) => a + Number(m.v), 0) };
+      // Only a sum left to compute counts as one (a plan never reads a folded sum as a column).
+      this.b.sums.add(key);
       return { k: 'row', code: `(0 + ${months.map((m) => (m.k === 'const' ? literal(Number(m.v)) : m.code)).join(' + ')})`, entity: scope.entity, t };
     }
     if (this.fusion) {
