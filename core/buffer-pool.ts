@@ -32,7 +32,15 @@ export class BufferPool {
   // Weak: a buffer handed out for good (an output) must not be kept alive by the pool.
   private readonly entries = new WeakMap<ArrayBufferLike, Entry>();
 
+  /**
+   * With `sizeClasses`, buffers are allocated a power of two long and filed by that length: a pool
+   * of many small requests of scattered sizes (the populations of a few households) then finds a
+   * buffer by one lookup instead of a scan of every free buffer.
+   */
+  constructor(private readonly sizeClasses = false) {}
+
   alloc(type: string, n: number): Column {
+    if (this.sizeClasses) return this.allocClass(type, n);
     const bySize = this.free.get(type);
     if (bySize) {
       const same = bySize.get(n)?.pop();
@@ -53,6 +61,18 @@ export class BufferPool {
     return new C(n);
   }
 
+  private allocClass(type: string, n: number): Column {
+    const size = n <= 16 ? 16 : 2 ** Math.ceil(Math.log2(n));
+    const e = this.free.get(type)?.get(size)?.pop();
+    if (e) {
+      if (e.view.length !== n) e.view = e.whole.subarray(0, n);
+      return e.view;
+    }
+    const C = COLUMN_TYPES[type];
+    if (!C) throw new Error(`unknown column type ${type}`);
+    return new C(size).subarray(0, n);
+  }
+
   recycle(col: Column): void {
     let e = this.entries.get(col.buffer);
     if (!e) {
@@ -61,11 +81,14 @@ export class BufferPool {
       e = { whole, view: col.byteOffset === 0 ? col : whole };
       this.entries.set(col.buffer, e);
     }
+    // A buffer this pool did not size is left to the collector: no request would ever find it.
+    if (this.sizeClasses && (e.whole.length & (e.whole.length - 1)) !== 0) return;
     const type = e.whole.constructor.name;
     let bySize = this.free.get(type);
     if (!bySize) this.free.set(type, (bySize = new Map()));
-    const list = bySize.get(e.view.length);
+    const key = this.sizeClasses ? e.whole.length : e.view.length;
+    const list = bySize.get(key);
     if (list) list.push(e);
-    else bySize.set(e.view.length, [e]);
+    else bySize.set(key, [e]);
   }
 }

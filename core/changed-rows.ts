@@ -16,14 +16,79 @@ const MAX_SHARE = 0.25;
  * from one set of blocks to the next, and in the chunks' pool a small request takes a chunk-sized
  * buffer, so the next chunk-sized request misses and allocates.
  */
-const subPool = new BufferPool();
+const subPool = new BufferPool(true);
 
-/** Some blocks as a population of their own: each entity's rows in them, and their index. */
-interface SubPopulation {
-  /** The blocks it is made of. */
-  list: Int32Array;
-  index: PopulationIndex;
-  rows: Record<string, Int32Array>;
+/**
+ * Some blocks as a population of their own: each entity's rows in them, and their index. Rows and
+ * membership arrays are built when first asked for: a kernel reads one or two groups' maps and the
+ * rows of its columns' entities, not all of them.
+ */
+class SubPopulation {
+  readonly index: PopulationIndex;
+  private readonly rowsOf = new Map<string, Int32Array>();
+  private readonly members = new Map<string, Int32Array>();
+
+  constructor(
+    /** The blocks it is made of. */
+    readonly list: Int32Array,
+    private readonly parent: PopulationIndex,
+    private readonly blocks: Blocks,
+  ) {
+    const count: Record<string, number> = {};
+    for (const [entity, start] of Object.entries(blocks.start)) {
+      let n = 0;
+      for (let q = 0; q < list.length; q++) n += start[list[q] + 1] - start[list[q]];
+      count[entity] = n;
+    }
+    const membership: Record<string, Int32Array> = {};
+    for (const g of Object.keys(parent.population.membership)) {
+      Object.defineProperty(membership, g, { enumerable: true, get: () => this.membership(g) });
+    }
+    this.index = new PopulationIndex({ count, membership, ordered: true }, parent.personKey, subPool);
+  }
+
+  /** The rows of an entity in these blocks, in order. */
+  rows(entity: string): Int32Array {
+    let r = this.rowsOf.get(entity);
+    if (!r) {
+      const start = this.blocks.start[entity];
+      const list = this.list;
+      r = subPool.alloc('Int32Array', this.index.count(entity)) as Int32Array;
+      for (let q = 0, w = 0; q < list.length; q++) for (let x = start[list[q]]; x < start[list[q] + 1]; x++) r[w++] = x;
+      this.rowsOf.set(entity, r);
+    }
+    return r;
+  }
+
+  /**
+   * A group's membership: a person's group renumbered as the position of its old row among the
+   * groups kept, counted as persons move from one group to the next.
+   */
+  private membership(g: string): Int32Array {
+    let local = this.members.get(g);
+    if (!local) {
+      const persons = this.rows(this.parent.personKey);
+      const m = this.parent.population.membership[g];
+      local = subPool.alloc('Int32Array', persons.length) as Int32Array;
+      let next = -1;
+      let last = -1;
+      for (let q = 0; q < persons.length; q++) {
+        const old = m[persons[q]];
+        if (old !== last) {
+          next++;
+          last = old;
+        }
+        local[q] = next;
+      }
+      this.members.set(g, local);
+    }
+    return local;
+  }
+
+  release(): void {
+    this.index.dispose();
+    for (const a of [...this.members.values(), ...this.rowsOf.values()]) subPool.recycle(a);
+  }
 }
 
 /**
@@ -90,9 +155,9 @@ export class ChangedBlocks {
     if (list.length === 0) return { out: twinOut, same: true };
     const out = copyColumn(this.pool, twinOut);
     const sub = this.population(list);
-    const subCols = cols.map((col, k) => gather(col, sub.rows[entities[k]], subPool));
+    const subCols = cols.map((col, k) => gather(col, sub.rows(entities[k]), subPool));
     const result = kernel.run(subCols, sub.index);
-    const rows = sub.rows[kernel.entity];
+    const rows = sub.rows(kernel.entity);
     for (let q = 0; q < rows.length; q++) out[rows[q]] = result[q];
     for (const c of subCols) subPool.recycle(c);
     subPool.recycle(result);
@@ -104,11 +169,7 @@ export class ChangedBlocks {
 
   /** Give back every array kept for the run. */
   release(): void {
-    for (const sub of [...this.subs.values()].flat()) {
-      sub.index.dispose();
-      for (const m of Object.values(sub.index.population.membership)) subPool.recycle(m);
-      for (const r of Object.values(sub.rows)) subPool.recycle(r);
-    }
+    for (const sub of [...this.subs.values()].flat()) sub.release();
     this.diffs.clear();
     this.computed.clear();
     this.subs.clear();
@@ -137,7 +198,7 @@ export class ChangedBlocks {
       const same = this.subs.get(h) ?? [];
       sub = same.find((s) => s.list.length === list.length && s.list.every((b, q) => b === list[q]));
       if (!sub) {
-        same.push((sub = subPopulation(this.index, this.blocks!, list)));
+        same.push((sub = new SubPopulation(list, this.index, this.blocks!)));
         this.subs.set(h, same);
       }
       this.byList.set(list, sub);
@@ -212,37 +273,4 @@ function gather(col: Column, rows: Int32Array, pool: BufferPool): Column {
   const out = pool.alloc(col.constructor.name, rows.length) as Column;
   for (let q = 0; q < rows.length; q++) out[q] = col[rows[q]];
   return out;
-}
-
-function subPopulation(index: PopulationIndex, blocks: Blocks, list: Int32Array): SubPopulation {
-  const pool = subPool;
-  const rows: Record<string, Int32Array> = {};
-  const count: Record<string, number> = {};
-  for (const [entity, start] of Object.entries(blocks.start)) {
-    let n = 0;
-    for (let q = 0; q < list.length; q++) n += start[list[q] + 1] - start[list[q]];
-    const r = pool.alloc('Int32Array', n) as Int32Array;
-    for (let q = 0, w = 0; q < list.length; q++) for (let x = start[list[q]]; x < start[list[q] + 1]; x++) r[w++] = x;
-    rows[entity] = r;
-    count[entity] = n;
-  }
-  const persons = rows[index.personKey];
-  const membership: Record<string, Int32Array> = {};
-  for (const [g, m] of Object.entries(index.population.membership)) {
-    // A person's group is renumbered as the position of its old row among the groups kept,
-    // counted as persons move from one group to the next.
-    const local = pool.alloc('Int32Array', persons.length) as Int32Array;
-    let next = -1;
-    let last = -1;
-    for (let q = 0; q < persons.length; q++) {
-      const old = m[persons[q]];
-      if (old !== last) {
-        next++;
-        last = old;
-      }
-      local[q] = next;
-    }
-    membership[g] = local;
-  }
-  return { list, index: new PopulationIndex({ count, membership, ordered: true }, index.personKey, subPool), rows };
 }

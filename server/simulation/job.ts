@@ -10,7 +10,7 @@ import type { CountryModel } from '../../core/model';
 import { type Plan, runSteps } from '../../core/plan';
 import { type MergedPlan, mergePlans } from '../../core/plan-merge';
 import { PopulationIndex } from '../../core/population-index';
-import { DEFAULT_CHUNK_PEOPLE, Simulation } from '../../core/simulation';
+import { Simulation } from '../../core/simulation';
 import type { Column, Population } from '../../core/types';
 import type { Reform } from '../../parameters/types';
 import type { MicrodataInput } from '../datasets/microdata';
@@ -84,6 +84,13 @@ export function evaluate(model: CountryModel, pop: Population, inputs: Microdata
  */
 const pool = new BufferPool();
 
+/**
+ * Persons per chunk of a job: smaller than the engine's default, since a job runs a baseline and
+ * a reform merged (twice the intermediates) on each thread, and the UK report's peak memory was
+ * measured at this size (docs/performance.md).
+ */
+const JOB_CHUNK_PEOPLE = 16384;
+
 /** Compute a job into its outputs; for a pair, returns the targets the second simulation shares with the first. */
 export function runJob(model: CountryModel, data: JobData, task: JobTask): string[] {
   const { pop, inputs, rows } = slicePopulation(data, task.lo, task.hi);
@@ -136,7 +143,7 @@ function computeInto(model: CountryModel, runs: { sim: Simulation; outputs: Reco
   const inputSlots = new Set(plan.inputs.map((i) => i.slot));
   const person = model.personEntity().key;
   const whole: Record<string, { lo: number; hi: number }> = Object.fromEntries(Object.entries(pop.count).map(([e, n]) => [e, { lo: 0, hi: n }]));
-  const chunks = chunkRanges(model, pop, DEFAULT_CHUNK_PEOPLE) ?? [whole];
+  const chunks = chunkRanges(model, pop, JOB_CHUNK_PEOPLE) ?? [whole];
   for (const chunk of chunks) {
     const view = chunk === whole ? new PopulationIndex(pop, person, pool) : chunkIndex(pop, chunk, person, pool);
     const slots = runSteps(plan, view, inputs.map((col, k) => (chunk === whole ? col : col.subarray(chunk[entities[k]].lo, chunk[entities[k]].hi))));
