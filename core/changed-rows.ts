@@ -153,17 +153,21 @@ export class ChangedBlocks {
     const list = lists.length === 1 ? lists[0] : union(lists);
     if (list.length > limit) return null;
     if (list.length === 0) return { out: twinOut, same: true };
-    const out = copyColumn(this.pool, twinOut);
     const sub = this.population(list);
     const subCols = cols.map((col, k) => gather(col, sub.rows(entities[k]), subPool));
     const result = kernel.run(subCols, sub.index);
-    const rows = sub.rows(kernel.entity);
-    for (let q = 0; q < rows.length; q++) out[rows[q]] = result[q];
     for (const c of subCols) subPool.recycle(c);
+    const rows = sub.rows(kernel.entity);
+    // A result equal to the twin's on these rows is the twin's column: no copy.
+    const same = sameRows(result, twinOut, rows);
+    let out = twinOut;
+    if (!same) {
+      out = copyColumn(this.pool, twinOut);
+      for (let q = 0; q < rows.length; q++) out[rows[q]] = result[q];
+      // Its readers compare it with the twin on these blocks only.
+      this.computed.set(slot, { twinSlot: twin.slot, list });
+    }
     subPool.recycle(result);
-    const same = sameRows(out, twinOut, rows);
-    // Its readers compare it with the twin on these blocks only.
-    if (!same) this.computed.set(slot, { twinSlot: twin.slot, list });
     return { out, same };
   }
 
@@ -258,11 +262,14 @@ function union(lists: Int32Array[]): Int32Array {
   return acc;
 }
 
-/** Whether two columns hold the same bits on some rows (a NaN equals itself; -0 differs from 0). */
-function sameRows(a: Column, b: Column, rows: Int32Array): boolean {
+/**
+ * Whether a sub-population's column holds the same bits as a column of the whole population at
+ * the sub-population's rows (`rows[q]` for its row q; a NaN equals itself, -0 differs from 0).
+ */
+function sameRows(sub: Column, whole: Column, rows: Int32Array): boolean {
   for (let q = 0; q < rows.length; q++) {
-    const x = a[rows[q]];
-    const y = b[rows[q]];
+    const x = sub[q];
+    const y = whole[rows[q]];
     if (x !== y ? x === x || y === y : x === 0 && 1 / x !== 1 / y) return false;
   }
   return true;
