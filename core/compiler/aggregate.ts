@@ -2,7 +2,7 @@ import { CompileError, KernelBuilder } from './builder';
 import type { CompileEnv, ExprCompiler, Scope } from './expr';
 import { arrayType, IR, ScalarType } from './ir';
 import type { MathNode } from './parser';
-import type { Node } from './syntax';
+import { asBit, type Node } from './syntax';
 
 /** Aggregate over the members of `target` (a group containing the scope's entity, or the scope's own group). */
 export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: CompileEnv, fn: string, target: string, args: MathNode[], scope: Scope): IR {
@@ -104,7 +104,7 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
         `const ${out} = ${b.scratch(arrayType(x.t, x.enumInfo), nT, out, '0')}; const ${seen} = ${b.scratch('Uint8Array', nT, seen, '0')};`,
         n,
         j,
-        `const g = ${m}[${j}]; if (!${seen}[g]) { ${seen}[g] = 1; ${out}[g] = ${x.t === 'bool' ? `(${x.code}) ? 1 : 0` : x.code}; }`,
+        `const g = ${m}[${j}]; if (!${seen}[g]) { ${seen}[g] = 1; ${out}[g] = ${x.t === 'bool' ? asBit(x.code) : x.code}; }`,
       );
       return { k: 'row', code: c.project(out, target, scope, `${fn}()`), entity: scope.entity, t, enumInfo: x.enumInfo };
     }
@@ -128,7 +128,7 @@ export function compileAggregate(c: ExprCompiler, b: KernelBuilder, env: Compile
           `const ${keys} = ${b.scratch('Float64Array', n, keys)};\nconst ${cond} = ${args[1] ? b.scratch('Uint8Array', n, cond) : 'null'};`,
           n,
           j,
-          `${keys}[${j}] = ${rowOf(args[0]).code};${args[1] ? ` ${cond}[${j}] = ${condOf(args[1])} ? 1 : 0;` : ''}`,
+          `${keys}[${j}] = ${rowOf(args[0]).code};${args[1] ? ` ${cond}[${j}] = ${asBit(condOf(args[1]))};` : ''}`,
         );
         b.stage([out], `const ${out} = H.rank(${keys}, ${cond}, ${m}, P.ordered(), ${b.scratch('Int32Array', n, out)});`);
       }

@@ -4,7 +4,7 @@ import type { CompileEnv, ExprCompiler, Scope } from './expr';
 import { defaultCode, parseExpression } from './formula';
 import { Bounds, EnumInfo, RowIR, either } from './ir';
 import { MathNode, parse } from './parser';
-import { literalValue, Node, numericLiteral, readsAny } from './syntax';
+import { asBit, literalValue, Node, numericLiteral, readsAny } from './syntax';
 import { strings } from '../strings';
 
 /** A variable's formula compiled in a scope: its defined_for mask and its value. */
@@ -74,7 +74,7 @@ export function compileVariableBody(c: ExprCompiler, b: KernelBuilder, env: Comp
     const constant = spec.type === 'bool' ? (v ? 1 : 0) : spec.type === 'int' ? Number(v) | 0 : Number(v);
     if (mask === null || constant === maskDefault) return { mask: null, maskEnd, maskDefault, row: null, constant };
   }
-  const code = spec.type === 'bool' ? `((${row.code}) ? 1 : 0)` : row.code;
+  const code = spec.type === 'bool' ? asBit(row.code) : row.code;
   return { mask, maskEnd, maskDefault, row: { ...row, code }, constant: null };
 }
 

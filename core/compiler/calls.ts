@@ -7,7 +7,7 @@ import { CompileError, KernelBuilder } from './builder';
 import type { CompileEnv, ExprCompiler, Scope } from './expr';
 import { ConstIR, IR, ParamIR, RowIR } from './ir';
 import { parse } from './parser';
-import { Node } from './syntax';
+import { asBit, Node } from './syntax';
 import { formatPeriod, parsePeriod } from '../periods';
 import { strings } from '../strings';
 import { branchKey } from '../branches';
@@ -110,7 +110,7 @@ function overMonths(c: ExprCompiler, env: CompileEnv, fn: string, expr: MathNode
   const codes = parts.map((x) => c.toRow(x, scope).code);
   const code =
     fn === 'sum_months' ? `(${codes.join(' + ')})`
-      : fn === 'count_months' ? `(${codes.map((x) => `(${x} ? 1 : 0)`).join(' + ')})`
+      : fn === 'count_months' ? `(${codes.map(asBit).join(' + ')})`
         : fn === 'any_month' ? `(${codes.map((x) => `!!${x}`).join(' || ')})`
           : `(${codes.map((x) => `!!${x}`).join(' && ')})`;
   return { k: 'row', code, entity: scope.entity, t: fn === 'any_month' || fn === 'all_months' ? 'bool' : 'num' };

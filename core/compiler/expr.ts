@@ -10,7 +10,7 @@ import { compileAggregate, memberLevel } from './aggregate';
 import { foldOperator, selectToConditional, unrolledScale } from './fold';
 import { expressionAt } from './formula';
 import { bodyBounds, compileVariableBody } from './body';
-import { Node, numericLiteral } from './syntax';
+import { asBit, Node, numericLiteral } from './syntax';
 import { compileCall } from './calls';
 import { strings } from '../strings';
 
@@ -121,7 +121,7 @@ export class ExprCompiler {
   /** Emit a pre-loop writing a row expression into an array named `v`. */
   private materialize(ir: RowIR, scope: Scope, v: string): void {
     const n = this.b.count(ir.entity);
-    const conv = ir.t === 'bool' ? `(${ir.code}) ? 1 : 0` : ir.code;
+    const conv = ir.t === 'bool' ? asBit(ir.code) : ir.code;
     this.b.loop([v], `const ${v} = ${this.b.scratch(arrayType(ir.t, ir.enumInfo), n, v)};`, n, scope.idx, `${v}[${scope.idx}] = ${conv};`);
   }
 

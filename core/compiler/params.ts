@@ -1,6 +1,7 @@
 import type { NodeAt, ScaleAt, ValueAt } from '../../parameters/types';
 import { CompileError, KernelBuilder } from './builder';
 import { ConstIR, ParamIR, ParamDim, RowIR, literal } from './ir';
+import { asBit } from './syntax';
 import { strings } from '../strings';
 
 function isNode(v: ValueAt): v is NodeAt {
@@ -38,7 +39,7 @@ function dimKeys(row: RowIR, first: ValueAt, path: string, b: KernelBuilder): { 
     codes.forEach((c, i) => (table[c] = i));
     return { keys, code: `H.strIndex(${b.constant(table)}, ${row.code}, ${literal(path)})` };
   }
-  if (row.t === 'bool') return { keys: ['false', 'true'], code: `(${row.code} ? 1 : 0)` };
+  if (row.t === 'bool') return { keys: ['false', 'true'], code: asBit(row.code) };
   if (!isNode(first)) throw new CompileError(describe(first, path));
   const nums = Object.keys(first.children).map(Number);
   if (nums.some((n) => !Number.isInteger(n))) {
