@@ -119,10 +119,11 @@ export class ChangedBlocks {
   }
 
   /**
-   * The kernel's column (the twin's own when no block differs), or null when it should run on
-   * every row (no blocks, columns of other types than the twin's, too many blocks differing). `changed` lists the columns read that may
-   * differ from the twin's: their position among the kernel's columns and the two slots; the
-   * twin's tables that differ from the kernel's (if any) are read at the keys of `cols`.
+   * The kernel's column (the twin's own when it comes out the same), or null when it should run
+   * on every row (no blocks, columns of other types than the twin's, too many blocks differing).
+   * `changed` lists the columns read that may differ from the twin's: their position among the
+   * kernel's columns and the two slots; the twin's tables that differ from the kernel's (if any)
+   * are read at the keys of `cols`.
    */
   run(
     kernel: Kernel,

@@ -4,7 +4,8 @@
  * merged after its baseline's recomputes only what the reformed parameters reach: every other
  * kernel has the baseline's code and constants, reads the same columns, and so shares its column.
  */
-import { kernelSignature, type Plan, type PlanStep, scheduleReleases } from './plan';
+import { type Plan, type PlanStep, scheduleReleases } from './plan';
+import { kernelSignature } from './twins';
 
 export interface MergedPlan {
   plan: Plan;

@@ -11,8 +11,6 @@ import { ChangedBlocks } from './changed-rows';
 import { PopulationIndex } from './population-index';
 import { comparable, kernelSignature, linkTwins, Twin } from './twins';
 
-export { kernelSignature };
-
 /** Branch plans nested deeper than this come from a formula that branches forever. */
 const MAX_BRANCH_DEPTH = 8;
 

@@ -13,11 +13,11 @@ import { strings } from './strings';
 import { mergeOverrides } from './branches';
 
 /**
- * Persons per chunk. Chunks keep the columns a formula reads in a core's cache; each chunk also
- * costs every kernel a call, and a kernel reused from its twin month a population of the changed
- * households. About 32k: the US household_net_income on 1M people ran 6% faster than with 16k
- * (out-of-process pairs, 28 November 2026), the UK the same; memory grows by one chunk's
- * intermediates (the bench's peak RSS did not move).
+ * Persons per chunk. Memory holds one chunk's intermediates at a time; each chunk costs every
+ * kernel a call, and a kernel reused from its twin month a population of the changed households.
+ * About 32k: the US household_net_income on 1M people ran 6% faster than with 16k (out-of-process
+ * pairs, 28 November 2026; smaller chunks' better cache use did not make up for their calls), the
+ * UK the same, and the bench's peak RSS did not move.
  */
 export const DEFAULT_CHUNK_PEOPLE = 32768;
 
