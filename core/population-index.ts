@@ -30,6 +30,8 @@ export class PopulationIndex implements PopulationView {
   /** Row lists by mask column, then by maps and size (rowsWhere). */
   private readonly rowLists = new Map<Column, Map<string, Int32Array>>();
   private readonly mapIds = new WeakMap<Int32Array, number>();
+  /** By map, the first row of each group it maps to (an ordered population's; see starts). */
+  private readonly runStarts = new Map<Int32Array, Int32Array>();
   private mapCount = 0;
   private blockCache: Blocks | null | undefined;
 
@@ -72,7 +74,9 @@ export class PopulationIndex implements PopulationView {
     for (const byTo of this.maps.values()) for (const m of byTo.values()) this.pool.recycle(m);
     for (const f of this.firsts.values()) this.pool.recycle(f);
     for (const lists of this.rowLists.values()) for (const rows of lists.values()) this.pool.recycle(rows);
+    for (const starts of this.runStarts.values()) this.pool.recycle(starts);
     this.maps.clear();
+    this.runStarts.clear();
     this.firsts.clear();
     this.rowLists.clear();
     if (this.blockCache) for (const arrays of [this.blockCache.of, this.blockCache.start]) for (const a of Object.values(arrays)) this.pool.recycle(a);
@@ -91,10 +95,31 @@ export class PopulationIndex implements PopulationView {
     const key = `${n}|${maps.map((m) => this.mapId(m)).join(',')}`;
     let rows = byMaps.get(key);
     if (!rows) {
-      rows = selectRows(mask, maps, n, (size) => this.pool.alloc('Int32Array', size) as Int32Array);
+      const alloc = (size: number) => this.pool.alloc('Int32Array', size) as Int32Array;
+      const starts = maps.length === 1 && mask instanceof Uint8Array ? this.starts(maps[0], mask.length, n) : null;
+      rows = starts ? selectRuns(mask as Uint8Array, starts, n, alloc) : selectRows(mask, maps, n, alloc);
       byMaps.set(key, rows);
     }
     return rows;
+  }
+
+  /**
+   * The first of the `n` rows that `m` maps to each of `groups` groups, and the end (`n`), when the
+   * population is ordered by group: every map between its entities then never decreases, and a
+   * group's rows are one run.
+   */
+  private starts(m: Int32Array, groups: number, n: number): Int32Array | null {
+    if (!this.ordered()) return null;
+    let starts = this.runStarts.get(m);
+    if (!starts) {
+      starts = (this.pool.alloc('Int32Array', groups + 1) as Int32Array).fill(-1);
+      // Backwards, a store per row and no branch: the last store to a group is its first row.
+      for (let j = n - 1; j >= 0; j--) starts[m[j]] = j;
+      starts[groups] = n;
+      for (let g = groups - 1; g >= 0; g--) if (starts[g] < 0) starts[g] = starts[g + 1];
+      this.runStarts.set(m, starts);
+    }
+    return starts;
   }
 
   private mapId(m: Int32Array): number {
@@ -146,13 +171,46 @@ function selectRows(mask: Column, maps: Int32Array[], n: number, alloc: (n: numb
   return w === n ? out : out.subarray(0, w);
 }
 
+/**
+ * Rows of groups whose mask holds, the groups' rows being runs (`starts`, see PopulationIndex.starts):
+ * a state's mask holds on few groups, and four groups at a time are skipped where it holds on none.
+ */
+function selectRuns(mask: Uint8Array, starts: Int32Array, n: number, alloc: (n: number) => Int32Array): Int32Array {
+  const out = alloc(n);
+  let w = 0;
+  const words = wordsOf(mask);
+  const emit = (g: number) => {
+    for (let j = starts[g]; j < starts[g + 1]; j++) out[w++] = j;
+  };
+  for (let k = 0; k < words.length; k++) {
+    if (words[k] === 0) continue;
+    for (let g = 4 * k; g < 4 * k + 4; g++) if (mask[g] !== 0) emit(g);
+  }
+  for (let g = 4 * words.length; g < mask.length; g++) if (mask[g] !== 0) emit(g);
+  return w === n ? out : out.subarray(0, w);
+}
+
+/** A byte mask read four bytes at a time (none when it is not aligned: every byte is then a tail byte). */
+function wordsOf(mask: Uint8Array): Uint32Array {
+  return mask.byteOffset % 4 === 0 ? new Uint32Array(mask.buffer, mask.byteOffset, mask.length >> 2) : new Uint32Array(0);
+}
+
 // A boolean mask of the rows themselves (an eligibility flag, true on about half the rows) is
 // listed without a branch per row, which would mispredict every other row; a mask read through a
 // map (a state, the same for a group's consecutive rows) branches well. One function per shape,
 // so each loop stays monomorphic.
 function listBool(mask: Uint8Array, n: number, out: Int32Array): number {
   let w = 0;
-  for (let j = 0; j < n; j++) {
+  // Four rows at a time are skipped where the mask holds on none (most masks hold on few rows).
+  const words = wordsOf(mask.length === n ? mask : mask.subarray(0, n));
+  for (let k = 0; k < words.length; k++) {
+    if (words[k] === 0) continue;
+    for (let j = 4 * k; j < 4 * k + 4; j++) {
+      out[w] = j;
+      w += +(mask[j] !== 0);
+    }
+  }
+  for (let j = 4 * words.length; j < n; j++) {
     out[w] = j;
     w += +(mask[j] !== 0);
   }
