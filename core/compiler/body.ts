@@ -40,7 +40,7 @@ export function compileVariableBody(c: ExprCompiler, b: KernelBuilder, env: Comp
   if (guarded) {
     mask = guarded.mask;
     maskDefault = guarded.value;
-  }
+  } else if (mask === null) mask = inheritedMask(c, env, spec, root, scope);
   const maskEnd = b.mainLines.length;
   let result = c.compileBody(root, scope, hint, guarded?.then);
   if (result.k === 'param') result = c.toRow(result, scope);
@@ -100,6 +100,29 @@ function guard(c: ExprCompiler, spec: VariableSpec, root: MathNode, scope: Scope
   const cond = c.scalar(condNode as unknown as MathNode, scope);
   if (cond.k === 'const') return null;
   return { mask: cond.code, value, then: thenNode as unknown as MathNode };
+}
+
+/**
+ * A formula that is one variable computed in the same loop (`adds: [x]`, which reads `0 + x`),
+ * of the same entity, period and default, and masked by its own defined_for: that mask is this
+ * kernel's too, so the kernel visits the rows where it holds only (a variable that only passes
+ * an eligible amount on, such as WIC's value when taken up).
+ */
+function inheritedMask(c: ExprCompiler, env: CompileEnv, spec: VariableSpec, root: MathNode, scope: Scope): string | null {
+  let node = root as unknown as Node;
+  while (node.type === 'ParenthesisNode') node = node.content as Node;
+  if (node.type === 'OperatorNode' && node.op === '+' && (node.args as Node[]).length === 2 && numericLiteral(String((node.args as Node[])[0].value)) === 0) {
+    node = (node.args as Node[])[1];
+  }
+  if (node.type !== 'SymbolNode') return null;
+  const name = node.name as string;
+  const inner = env.variables.get(name);
+  if (!inner?.defined_for || inner.entity !== spec.entity || inner.period !== spec.period || defaultCode(inner) !== defaultCode(spec)) return null;
+  // Read from a column (an input, or computed in a kernel of its own), its values outside the mask
+  // need not be the default.
+  if (!c.inlines(name)) return null;
+  const ir = c.scalar(parse(inner.defined_for), scope);
+  return ir.k === 'const' ? null : ir.code;
 }
 
 /** The bounds of a float variable's values, masked rows included (an int truncates, so none). */

@@ -80,6 +80,11 @@ export class ExprCompiler {
   ) {}
 
 
+  /** Whether `name` at this compiler's period is computed in this kernel's main loop (not read from a column). */
+  inlines(name: string): boolean {
+    return this.fusion?.inline.has(`${name}@${this.env.period}`) ?? false;
+  }
+
   /** A statement list (`a = ...; b = ...; result`) or a single expression; `result` replaces the last one. */
   compileBody(root: MathNode, scope: Scope, hint?: EnumInfo, result?: MathNode): IR {
     const node = root as unknown as Node;

@@ -45,6 +45,8 @@ const VARS = {
   month_from_year: { entity: 'person', period: 'month', type: 'float', formula: 'z' },
   monthly_tax: { entity: 'person', period: 'month', type: 'float', formula: 'max(0, z - gov.threshold) * 0.1' },
   yearly_tax: { entity: 'person', period: 'year', type: 'float', formula: 'monthly_tax * 1' },
+  eligible_amount: { entity: 'person', period: 'year', type: 'float', defined_for: 'positive', formula: 'z * 3' },
+  passed_on: { entity: 'person', period: 'year', type: 'float', adds: ['eligible_amount'] },
   loop_a: { entity: 'person', period: 'year', type: 'float', formula: 'loop_b + 1' },
   loop_b: { entity: 'person', period: 'year', type: 'float', formula: 'loop_a + 1' },
 };
@@ -175,6 +177,21 @@ describe('core: execution plans', () => {
     const out = planSim(z).computeReleasing(['masked'], '2025').get('masked')!;
     expect(Array.from(out)).to.deep.equal([-1, Infinity, (8 / 3) * 2, -1]);
     expect(Array.from(out)).to.deep.equal(lazy('masked', z));
+  });
+
+  it("a formula that only passes on one inlined variable visits the rows of that variable's mask; not when the variable is an input", () => {
+    const s = planSim(z);
+    const plan = s.plan(['passed_on'], '2025');
+    const step = plan.steps.find((st) => st.kind === 'kernel' && st.kernel.variable === 'passed_on');
+    expect(step && step.kind === 'kernel' && step.kernel.source).to.match(/rowsWhere/);
+    expect(Array.from(s.computeReleasing(['passed_on'], '2025').get('passed_on')!)).to.deep.equal([0, 15, 24, 0]);
+    expect(lazy('passed_on', z)).to.deep.equal([0, 15, 24, 0]);
+    // Given as an input, the amount is what it is on every row, the mask's or not.
+    const given = planSim(z);
+    given.setInput('eligible_amount', '2025', [7, 1, 2, 9]);
+    const kernel = given.plan(['passed_on'], '2025').steps.find((st) => st.kind === 'kernel' && st.kernel.variable === 'passed_on');
+    expect(kernel && kernel.kind === 'kernel' && kernel.kernel.source).not.to.match(/rowsWhere/);
+    expect(Array.from(given.computeReleasing(['passed_on'], '2025').get('passed_on')!)).to.deep.equal([7, 1, 2, 9]);
   });
 
   it('stores inlined int formulas as a column would (truncated to 32-bit integers)', () => {
