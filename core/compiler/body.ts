@@ -111,16 +111,16 @@ function guard(c: ExprCompiler, spec: VariableSpec, root: MathNode, scope: Scope
 function inheritedMask(c: ExprCompiler, env: CompileEnv, spec: VariableSpec, root: MathNode, scope: Scope): string | null {
   let node = root as unknown as Node;
   while (node.type === 'ParenthesisNode') node = node.content as Node;
-  if (node.type === 'OperatorNode' && node.op === '+' && (node.args as Node[]).length === 2 && numericLiteral(String((node.args as Node[])[0].value)) === 0) {
-    node = (node.args as Node[])[1];
+  if (node.type === 'OperatorNode' && node.op === '+') {
+    const args = node.args as Node[];
+    if (args.length === 2 && literalValue(args[0], spec) === 0) node = args[1];
   }
   if (node.type !== 'SymbolNode') return null;
   const name = node.name as string;
   const inner = env.variables.get(name);
-  if (!inner?.defined_for || inner.entity !== spec.entity || inner.period !== spec.period || defaultCode(inner) !== defaultCode(spec)) return null;
-  // Read from a column (an input, or computed in a kernel of its own), its values outside the mask
-  // need not be the default.
-  if (!c.inlines(name)) return null;
+  // Inlined means read at this kernel's entity and period; read from a column instead (an input,
+  // or computed in a kernel of its own), its values outside the mask need not be the default.
+  if (!inner?.defined_for || defaultCode(inner) !== defaultCode(spec) || !c.inlines(name)) return null;
   const ir = c.scalar(parse(inner.defined_for), scope);
   return ir.k === 'const' ? null : ir.code;
 }
