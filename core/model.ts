@@ -90,6 +90,11 @@ export class CountryModel {
     return i.isPerson || i.within.includes(outer);
   }
 
+  /** Formulas compiled so far under current law (one per variable and period): how warm the model is. */
+  compiledKernels(): number {
+    return this.compiled().kernelCount();
+  }
+
   /** The compiled model for a reform (cached by the reform's content). */
   compiled(reform?: Reform): CompiledModel {
     return this.compiledTree(reform && Object.keys(reform).length ? this.parameters.withReform(reform) : this.parameters);
@@ -201,6 +206,13 @@ export class CompiledModel implements PlanSource {
       byPeriod.set(period, k);
     }
     return k;
+  }
+
+  /** Kernels compiled and cached by kernel() (inputs, which have none, not counted). */
+  kernelCount(): number {
+    let n = 0;
+    for (const byPeriod of this.kernels.values()) for (const k of byPeriod.values()) if (k) n++;
+    return n;
   }
 
   /** A kernel compiled with an execution plan's facts (not cached here: plans keep theirs). */

@@ -12,9 +12,11 @@ import { ClientStore, defaultDataDir } from './auth/client-store';
 import { loadAuthConfig } from './auth/config';
 import { packageRoot } from './cli/root';
 import type { HouseholdLimits } from './household/calculate';
+import { warmHouseholds } from './household/warm';
 import { coreEngine, loadCountryModel } from './models/engine';
 import { ModelRegistry } from './models/registry';
 import { startServices, type ServiceOptions, type Services } from './services';
+import { warmFrom } from './workers/warm';
 
 export interface StartOptions {
   port: number;
@@ -26,7 +28,11 @@ export interface StartOptions {
   dataDir?: string;
   limits?: Partial<HouseholdLimits>;
   log?: (message: string) => void;
-  /** Load every country's current model before listening, so the first request is not slow. */
+  /**
+   * Load every country's current model before listening, and compute a household of each country
+   * once listening (server/household/warm.ts), so the first request is not slow. `FISCUS_WARM`
+   * false turns the household part off, a list of countries limits it.
+   */
   warm?: boolean;
   /** How often the registry re-reads country folders (ms; tests use 0). */
   refreshMs?: number;
@@ -81,8 +87,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       resolve();
     });
   });
-  // Once listening: loading models into the simulation threads must not hold up the household API.
+  // Once listening: loading models into the simulation threads must not hold up the household API,
+  // and a server started warm compiles its household formulas before its first client does.
   void services?.warm();
+  const warmWhat = warmFrom(env);
+  if (options.warm && warmWhat !== false) void warmHouseholds(registry, coreEngine, { countries: warmWhat === true ? undefined : warmWhat, log });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
