@@ -4,6 +4,7 @@ import { ParameterTree } from '../parameters/tree';
 import type { Reform, ValueAt } from '../parameters/types';
 import { loadCountry } from './country';
 import { CompileEnv, Fusion } from './compiler/expr';
+import { FusedKernelCache } from './compiler/fused-cache';
 import { compileVariable, Kernel } from './compiler/variable';
 import { instantOf } from './periods';
 import { buildPlan, Plan, PlanSource } from './plan';
@@ -90,7 +91,7 @@ export class CountryModel {
     return i.isPerson || i.within.includes(outer);
   }
 
-  /** Formulas compiled so far under current law (one per variable and period): how warm the model is. */
+  /** Kernels compiled so far under current law and kept: how warm the model is. */
   compiledKernels(): number {
     return this.compiled().kernelCount();
   }
@@ -136,6 +137,7 @@ export class CompiledModel implements PlanSource {
   private readonly shapes = new Map<string, number>();
   private readonly kernels = new Map<string, Map<string, Kernel | null>>();
   private readonly plans = new Map<string, Plan>();
+  private readonly fused = new FusedKernelCache();
   private readonly populationReads = new Map<string, boolean>();
   private readonly envs = new Map<string, CompileEnv>();
   private paramRoots?: Set<string>;
@@ -208,19 +210,21 @@ export class CompiledModel implements PlanSource {
     return k;
   }
 
-  /** Kernels compiled and cached by kernel() (inputs, which have none, not counted). */
+  /** Kernels kept: by kernel() (inputs, which have none, not counted) and for plans. */
   kernelCount(): number {
-    let n = 0;
+    let n = this.fused.size;
     for (const byPeriod of this.kernels.values()) for (const k of byPeriod.values()) if (k) n++;
     return n;
   }
 
-  /** A kernel compiled with an execution plan's facts (not cached here: plans keep theirs). */
+  /** A kernel compiled with an execution plan's facts (kept for plans whose facts agree). */
   fusedKernel(name: string, period: string, fusion: Fusion): Kernel {
-    const spec = this.model.variable(name);
-    const k = compileVariable(spec, period, this.env(period, spec), fusion);
-    if (!k) throw new EngineError(`${name} has no formula at ${period}`);
-    return k;
+    return this.fused.get(name, period, fusion, (facts) => {
+      const spec = this.model.variable(name);
+      const k = compileVariable(spec, period, this.env(period, spec), facts);
+      if (!k) throw new EngineError(`${name} has no formula at ${period}`);
+      return k;
+    });
   }
 
   variable(name: string): VariableSpec {

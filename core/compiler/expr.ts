@@ -56,15 +56,16 @@ const CMP: Record<string, string> = { equal: '===', unequal: '!==', smaller: '<'
  * in the reader's loop, instead of in a column of their own.
  */
 export interface Fusion {
-  constants: Map<string, number>;
-  inline: Set<string>;
+  // Point lookups only: core/compiler/fused-cache.ts reuses a kernel when they answer the same.
+  constants: { get(key: string): number | undefined };
+  inline: { has(key: string): boolean };
   /** Bounds of other kernels' values (from their probes): a read of their column keeps them. */
-  bounds?: Map<string, Bounds>;
+  bounds?: { get(key: string): Bounds | undefined };
   /**
    * Flows read over a year (`name@year`) that several kernels add up from their months: read as
    * the year's column (the plan adds the months once), not summed in each reader's loop.
    */
-  sums?: Set<string>;
+  sums?: { has(key: string): boolean };
 }
 
 /** Compiles mathjs expression trees into row code inside a KernelBuilder. */

@@ -8,7 +8,10 @@
  *
  * The household is built from the model's entities (two adults and two children, every group
  * holding all four) and asks for `household_net_income`, which reaches most of a model; a country
- * without that variable is not warmed.
+ * without that variable is not warmed. It is not computed again until it gets an execution plan:
+ * the plan of so bare a household shares too few kernels with clients' richer ones (a
+ * PolicyEngine-style household of twenty inputs built its plan in 1.06 s after such a warm-up,
+ * 0.92-0.94 s without), for 3.4 s more of warming.
  */
 import type { ModelRegistry } from '../models/registry';
 import { HouseholdCalculator, DEFAULT_LIMITS, type CalculableModel } from './calculate';

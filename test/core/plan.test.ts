@@ -379,6 +379,26 @@ describe('core: execution plans', () => {
     expect(Array.from(s.computeReleasing(['b'], '2025').get('b')!)).to.deep.equal([3, 13, 19, -1]);
   });
 
+  it("reuses a kernel in another plan when the plan facts its compilation looked up agree, and compiles it again when they do not", () => {
+    const kernelOf = (plan: ReturnType<Simulation['plan']>, name: string) => plan.steps.flatMap((st) => (st.kind === 'kernel' && st.kernel.variable === name ? [st.kernel] : []))[0];
+    const model = miniModel(VARS, PARAMS);
+    const people = z.map((_, i) => `p${i}`);
+    const given = sim(model, people);
+    given.setInput('z', '2025', z);
+    const first = given.plan(['b', 'r1'], '2025');
+    const s = sim(model, people);
+    s.setInput('z', '2025', z);
+    s.setInput('unset', '2025', [1, 1, 1, 1]);
+    const second = s.plan(['b', 'r1'], '2025');
+    expect(second).to.not.equal(first);
+    // r1 reads nothing the new input changes; b had folded unset's default (3) into its code.
+    expect(kernelOf(second, 'r1')).to.equal(kernelOf(first, 'r1'));
+    expect(kernelOf(second, 'b')).to.not.equal(kernelOf(first, 'b'));
+    const out = s.computeReleasing(['b', 'r1'], '2025');
+    expect(Array.from(out.get('b')!)).to.deep.equal([3, 13, 19, -1]);
+    expect(Array.from(out.get('r1')!)).to.deep.equal(lazy('r1', z));
+  });
+
   it('gives every fixture variable the values lazy evaluation gives', () => {
     const m = fixtureModel();
     const pop = populationFromArrays(m, 7, { household: Int32Array.of(0, 0, 0, 1, 2, 2, 2), family: Int32Array.of(0, 0, 1, 2, 3, 3, 3) });
