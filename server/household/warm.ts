@@ -18,7 +18,7 @@ import { HouseholdCalculator, DEFAULT_LIMITS, type CalculableModel } from './cal
 import type { EnginePort } from './compute';
 import type { ModelView } from './model-view';
 
-export const WARM_TARGET = 'household_net_income';
+const WARM_TARGET = 'household_net_income';
 
 /** What warming one country did. */
 export interface HouseholdWarmth {
