@@ -46,13 +46,15 @@ describe('core: fused kernels kept across plans', () => {
     expect(cache.get('x', '2026', fusion([['a@2025', 1]], ['b@2025'], [['c@2025', { lo: 0 }]]), c.compile)).to.not.equal(k1);
   });
 
-  it('tells a constant -0 from 0 (they are different literals)', () => {
+  it('tells a constant -0 from 0 (they are different literals), and matches NaN with NaN', () => {
     const cache = new FusedKernelCache();
     const c = compiler((f) => [f.constants.get('a@2025')]);
     const zero = cache.get('x', '2025', fusion([['a@2025', 0]]), c.compile);
     expect(cache.get('x', '2025', fusion([['a@2025', -0]]), c.compile)).to.not.equal(zero);
-    expect(cache.get('x', '2025', fusion([['a@2025', NaN]]), c.compile)).to.not.equal(zero);
-    expect(cache.get('x', '2025', fusion([['a@2025', NaN]]), c.compile)).to.not.equal(zero);
+    // A NaN constant is its own fact, and the same NaN again finds its kernel.
+    const nan = cache.get('x', '2025', fusion([['a@2025', NaN]]), c.compile);
+    expect(nan).to.not.equal(zero);
+    expect(cache.get('x', '2025', fusion([['a@2025', NaN]]), c.compile)).to.equal(nan);
     expect(c.count()).to.equal(3);
   });
 });
